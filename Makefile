@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: GPL-2.0
+# rcuvet: vet a kernel's consolidated RCU API in QEMU.
+#
+#   make run        build, boot and vet (profiles: PROFILES="debug nopreempt")
+#   make check      the test suite: host tests, every profile, the controls
+#
+# Variables: PROFILE=name or PROFILES="a b", KSRC=/path/to/linux (your own
+# tree; PATCHES=1 to apply kernel/patches/series to a copy of it), PLAN=name
+# (run's plan, default "run"), JOBS=n.
+
+ifdef PROFILE
+PROFILES := $(PROFILE)
+endif
+export PROFILES KSRC PATCHES PLAN JOBS
+
+S := scripts
+
+help:
+	@sed -n 's/^#   //p' Makefile
+	@echo "  make profiles | selftest-harness | controls | test-host | clean"
+
+run: setup
+	@$(S)/run.sh
+
+check: setup
+	@$(S)/check.sh
+
+setup:
+	@$(S)/setup.sh
+
+profiles:
+	@$(S)/profiles.sh
+
+selftest-harness: setup
+	@$(S)/controls-only.sh ctl-harness-
+
+controls: setup
+	@$(S)/controls-only.sh ctl-
+
+test-host:
+	@tests/run.sh build/host-tests.tsv
+
+clean:
+	rm -rf build results
+
+.PHONY: help run check setup profiles selftest-harness controls test-host clean

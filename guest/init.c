@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rcuvet guest /init: run one test plan and end the VM.
+ *
+ * The host passes the plan's name and the CPU count it asked QEMU for on
+ * the kernel command line (rcuvet_plan=NAME rcuvet_cpus=N, which the kernel
+ * hands to init as environment variables).  The plan lives in
+ * /etc/rcuvet/plans/NAME.plan, one step a line:
+ *
+ *   module NAME [PARAM=VALUE...]   load /lib/modules/NAME.ko
+ *   kunit NAME [PARAM=VALUE...]    the same, for a KUnit test module
+ *   program NAME [ARG...]          run /bin/NAME, its output to the log
+ *   expect-splat PATTERN           the next steps may splat with PATTERN
+ *   end-expect                     ... and must have done so by now
+ *   kmemleak-clear                 forget leaks reported so far
+ *   kmemleak-scan                  wait out kmemleak's minimum age, scan
+ *
+ * Every line this program prints goes through /dev/kmsg, so the host sees
+ * it in order with the kernel's own messages and with a timestamp.  The
+ * markers it prints ("rcuvet: begin", "rcuvet: end", "rcuvet: done") are
+ * the protocol the host's verdict reads; a run without "rcuvet: done" has
+ * failed, whatever else it printed.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/reboot.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MAX_ARGS 64
+
+static int kmsg = -1;
+static int errors;
+
+static void say(const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	int n;
+
+	n = snprintf(buf, sizeof(buf), "rcuvet: ");
+	va_start(ap, fmt);
+	n += vsnprintf(buf + n, sizeof(buf) - n, fmt, ap);
+	va_end(ap);
+	if (n >= (int)sizeof(buf))
+		n = sizeof(buf) - 1;
+	if (kmsg < 0 || write(kmsg, buf, n) < 0)
+		fprintf(stderr, "%s\n", buf);
+}
+
+static void error(const char *fmt, ...)
+{
+	char buf[900];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	say("error: %s", buf);
+	errors++;
+}
+
+static void mount_fs(const char *type, const char *dir)
+{
+	mkdir(dir, 0755);
+	if (mount(type, dir, type, 0, NULL) && errno != EBUSY)
+		error("cannot mount %s on %s: %s", type, dir, strerror(errno));
+}
+
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY);
+	int ret = 0;
+
+	if (fd < 0 || write(fd, text, strlen(text)) < 0)
+		ret = -errno;
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+/* Copy a file or a child's output to the log, a line at a time. */
+static void forward_lines(int fd, const char *prefix)
+{
+	char buf[4096], line[1024];
+	size_t len = 0;
+	ssize_t n, i;
+
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		for (i = 0; i < n; i++) {
+			if (buf[i] != '\n' && len < sizeof(line) - 1) {
+				line[len++] = buf[i];
+				continue;
+			}
+			if (buf[i] != '\n')
+				continue;	/* overlong line: truncated */
+			line[len] = '\0';
+			if (kmsg < 0 || dprintf(kmsg, "%s%s", prefix, line) < 0)
+				fprintf(stderr, "%s%s\n", prefix, line);
+			len = 0;
+		}
+	}
+	if (len) {
+		line[len] = '\0';
+		dprintf(kmsg, "%s%s", prefix, line);
+	}
+}
+
+static void check_cpus(void)
+{
+	const char *want_s = getenv("rcuvet_cpus");
+	long have = sysconf(_SC_NPROCESSORS_ONLN);
+	long want = want_s ? atol(want_s) : 1;
+
+	say("cpus online=%ld want=%ld", have, want);
+	if (have < want)
+		error("only %ld of %ld CPUs are online: cross-CPU tests would %s",
+		      have, want, "pass trivially (is CONFIG_ACPI set?)");
+}
+
+static int run_module(char **argv)
+{
+	char path[256], params[1024] = "";
+	int fd, i;
+
+	snprintf(path, sizeof(path), "/lib/modules/%s.ko", argv[0]);
+	for (i = 1; argv[i]; i++) {
+		strncat(params, argv[i], sizeof(params) - strlen(params) - 2);
+		strcat(params, " ");
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		error("module %s: cannot open %s: %s", argv[0], path, strerror(errno));
+		return -errno;
+	}
+	if (syscall(SYS_finit_module, fd, params, 0)) {
+		int err = errno;
+
+		close(fd);
+		error("module %s: finit_module: %s", argv[0], strerror(err));
+		return -err;
+	}
+	close(fd);
+	return 0;
+}
+
+static int run_program(char **argv)
+{
+	char path[256];
+	int pipefd[2], status;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "/bin/%s", argv[0]);
+	if (pipe(pipefd)) {
+		error("program %s: pipe: %s", argv[0], strerror(errno));
+		return -errno;
+	}
+	pid = fork();
+	if (pid == 0) {
+		dup2(pipefd[1], 1);
+		dup2(pipefd[1], 2);
+		close(pipefd[0]);
+		close(pipefd[1]);
+		execv(path, argv);
+		fprintf(stderr, "rcuvet: error: cannot run %s: %s\n", path,
+			strerror(errno));
+		_exit(127);
+	}
+	close(pipefd[1]);
+	if (pid < 0) {
+		close(pipefd[0]);
+		error("program %s: fork: %s", argv[0], strerror(errno));
+		return -errno;
+	}
+	forward_lines(pipefd[0], "");
+	close(pipefd[0]);
+	if (waitpid(pid, &status, 0) < 0)
+		return -errno;
+	if (WIFSIGNALED(status)) {
+		error("program %s: killed by signal %d", argv[0], WTERMSIG(status));
+		return 128 + WTERMSIG(status);
+	}
+	if (WEXITSTATUS(status))
+		error("program %s: exit status %d", argv[0], WEXITSTATUS(status));
+	return WEXITSTATUS(status);
+}
+
+#define KMEMLEAK "/sys/kernel/debug/kmemleak"
+
+static void kmemleak(const char *what)
+{
+	int fd, err;
+
+	if (access(KMEMLEAK, F_OK)) {
+		say("kmemleak: not in this kernel, %s skipped", what);
+		return;
+	}
+	if (!strcmp(what, "scan")) {
+		/* Objects younger than 5 s are never reported. */
+		sleep(6);
+		err = write_file(KMEMLEAK, "scan");
+	} else {
+		err = write_file(KMEMLEAK, "scan");
+		if (!err)
+			err = write_file(KMEMLEAK, "clear");
+	}
+	if (err) {
+		error("kmemleak %s: %s", what, strerror(-err));
+		return;
+	}
+	fd = open(KMEMLEAK, O_RDONLY);
+	if (fd >= 0) {
+		forward_lines(fd, "kmemleak: ");
+		close(fd);
+	}
+}
+
+/* Split a plan line into words; returns the word count. */
+static int split(char *line, char **argv)
+{
+	int argc = 0;
+	char *tok, *save;
+
+	for (tok = strtok_r(line, " \t\n", &save); tok && argc < MAX_ARGS - 1;
+	     tok = strtok_r(NULL, " \t\n", &save))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	return argc;
+}
+
+static void run_step(char *line)
+{
+	char *argv[MAX_ARGS];
+	char *rest = line + strspn(line, " \t");
+	int status;
+
+	rest[strcspn(rest, "\n")] = '\0';
+	if (!*rest || *rest == '#')
+		return;
+	if (!strncmp(rest, "expect-splat ", 13)) {
+		say("expect-splat %s", rest + 13);
+		return;
+	}
+	if (split(rest, argv) < 1)
+		return;
+	if (!strcmp(argv[0], "end-expect")) {
+		say("end-expect");
+	} else if (!strcmp(argv[0], "kmemleak-clear") ||
+		   !strcmp(argv[0], "kmemleak-scan")) {
+		say("begin %s", argv[0]);
+		kmemleak(argv[0] + 9);
+		say("end %s status=0", argv[0]);
+	} else if (argv[1] && (!strcmp(argv[0], "module") ||
+			       !strcmp(argv[0], "kunit") ||
+			       !strcmp(argv[0], "program"))) {
+		say("begin %s", argv[1]);
+		if (strcmp(argv[0], "program"))
+			status = run_module(argv + 1);
+		else
+			status = run_program(argv + 1);
+		say("end %s status=%d", argv[1], status);
+	} else {
+		error("plan: cannot read step '%s'", argv[0]);
+	}
+}
+
+static void run_plan(const char *name)
+{
+	char path[256], line[1024];
+	FILE *plan;
+
+	snprintf(path, sizeof(path), "/etc/rcuvet/plans/%s.plan", name);
+	plan = fopen(path, "r");
+	if (!plan) {
+		error("no plan '%s' in this initramfs (%s)", name, strerror(errno));
+		return;
+	}
+	say("plan %s", name);
+	while (fgets(line, sizeof(line), plan))
+		run_step(line);
+	fclose(plan);
+}
+
+int main(void)
+{
+	const char *plan = getenv("rcuvet_plan");
+
+	mount_fs("proc", "/proc");
+	mount_fs("sysfs", "/sys");
+	mount_fs("devtmpfs", "/dev");
+	mount_fs("debugfs", "/sys/kernel/debug");
+	mount_fs("tmpfs", "/tmp");
+	kmsg = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+	setenv("PATH", "/bin:/sbin", 1);
+
+	check_cpus();
+	run_plan(plan ? plan : "default");
+	say("done errors=%d", errors);
+	sync();
+	reboot(RB_AUTOBOOT);
+	return 0;
+}

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# boot PROFILE PLAN OUTDIR: boot the profile's kernel under TCG, let /init
+# run the plan, keep the console in OUTDIR/console.log.  A guest that does
+# not end within the profile's BOOT_TIMEOUT is killed and the console's
+# tail printed; the verdict then fails it for the missing end marker.
+. "$(dirname "$0")/lib.sh"
+
+load_profile "${1:?usage: boot.sh PROFILE PLAN OUTDIR}"
+plan=${2:?usage: boot.sh PROFILE PLAN OUTDIR}
+out=${3:?usage: boot.sh PROFILE PLAN OUTDIR}
+console=$out/console.log
+mkdir -p "$out"
+rm -f "$console"
+
+# Slow emulation must not trip the stall, hung-task and lockup detectors.
+cmdline="console=ttyS0 printk.devkmsg=on panic=-1 \
+rcupdate.rcu_cpu_stall_timeout=300 rcupdate.rcu_task_stall_timeout=120000 \
+hung_task_timeout_secs=600 watchdog_thresh=60 \
+$CMDLINE rcuvet_plan=$plan rcuvet_cpus=$QEMU_SMP"
+
+step "boot $PROFILE, plan $plan (timeout ${BOOT_TIMEOUT}s)"
+start=$(date +%s)
+timeout --kill-after=10 "$BOOT_TIMEOUT" \
+	qemu-system-x86_64 -accel tcg,thread=multi -cpu max \
+	-smp "$QEMU_SMP" -m "$QEMU_MEM" -nodefaults -display none -no-reboot \
+	-kernel "$OBJ/kernel/arch/x86/boot/bzImage" -initrd "$OBJ/initramfs.cpio" \
+	-append "$cmdline" -serial "file:$console" &
+pid=$!
+while kill -0 $pid 2>/dev/null; do
+	sleep 5
+	kill -0 $pid 2>/dev/null || break
+	if [ $((($(date +%s) - start) % 60)) -lt 5 ]; then
+		last=$(grep -ao 'rcuvet: begin [^ ]*' "$console" 2>/dev/null | tail -1 | cut -d' ' -f3)
+		note "guest running for $(($(date +%s) - start)) s, step: ${last:-booting}"
+	fi
+done
+rc=0
+wait $pid || rc=$?
+note "guest ended after $(($(date +%s) - start)) s"
+if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+	printf 'rcuvet: guest hung: no end within %ss; last 50 console lines:\n' "$BOOT_TIMEOUT" >&2
+	tail -n 50 "$console" >&2
+	exit 3
+elif [ $rc -ne 0 ]; then
+	tail -n 20 "$console" >&2
+	die "qemu-system-x86_64 failed with status $rc"
+fi

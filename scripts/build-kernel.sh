@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# build-kernel PROFILE: bzImage and the tree's modules, through ccache.
+. "$(dirname "$0")/lib.sh"
+
+load_profile "${1:?usage: build-kernel.sh PROFILE}"
+log=$OBJ/kernel/build.log
+stamp=$OBJ/kernel/.rcuvet-built
+want=$(hash_of "$OBJ/kernel/.config" "$TREE_ID")
+
+# The packaged tree only changes through the series, so an unchanged
+# config and tree id mean an unchanged kernel; a user's tree may change
+# under us, so make always runs there.
+if [ -z "${KSRC:-}" ] && [ -f "$OBJ/kernel/arch/x86/boot/bzImage" ] &&
+	[ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
+	note "kernel of '$PROFILE' is up to date"
+	exit 0
+fi
+
+step "build kernel $PROFILE (log: ${log#"$RCUVET_ROOT"/})"
+rm -f "$stamp"
+mkdir -p "$CCACHE_DIR"
+ccache -M 20G >/dev/null
+start=$(date +%s)
+kmake bzImage modules >"$log" 2>&1 &
+pid=$!
+trap 'kill $pid 2>/dev/null' EXIT
+while kill -0 $pid 2>/dev/null; do
+	sleep 30
+	kill -0 $pid 2>/dev/null || break
+	note "still building ($(elapsed), $(grep -c '^  CC' "$log" || true) files compiled)"
+done
+trap - EXIT
+if ! wait $pid; then
+	grep -E 'error|Error' "$log" | head -20 >&2
+	tail -20 "$log" >&2
+	die "kernel build of '$PROFILE' failed; full log: $log"
+fi
+note "kernel built in $(($(date +%s) - start)) s"
+printf '%s\n' "$want" >"$stamp"

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# configure PROFILE: tinyconfig + the profile's fragments, then check that
+# every option a fragment asks for is in the final .config.
+. "$(dirname "$0")/lib.sh"
+
+load_profile "${1:?usage: configure.sh PROFILE}"
+mapfile -t frags < <(fragment_files)
+mkdir -p "$OBJ/kernel"
+stamp=$OBJ/kernel/.rcuvet-config
+want=$(hash_of "${frags[@]}" "$TREE_ID")
+
+if [ -f "$OBJ/kernel/.config" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
+	note "config of '$PROFILE' is up to date"
+	exit 0
+fi
+
+step "configure $PROFILE: tinyconfig + ${FRAGMENTS}"
+rm -f "$stamp"
+kmake -s tinyconfig >/dev/null
+KCONFIG_CONFIG=$OBJ/kernel/.config \
+	"$TREE/scripts/kconfig/merge_config.sh" -m -O "$OBJ/kernel" \
+	"$OBJ/kernel/.config" "${frags[@]}" >"$OBJ/kernel/merge.log" 2>&1 ||
+	die "merge_config.sh failed; see $OBJ/kernel/merge.log"
+kmake -s olddefconfig >/dev/null
+"$RCUVET_ROOT/scripts/check-config.sh" "$TREE" "$OBJ/kernel/.config" "${frags[@]}"
+printf '%s\n' "$want" >"$stamp"

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# controls PROFILE TSV PLAN...: run negative (and positive) controls.  A
+# control plan says how its run must end, on host-only lines:
+#   control: verdict-fails TEXT   the run fails, the verdict names TEXT
+#   control: test-fails PATH      the test PATH is among the failures
+#   control: verdict-passes       the run passes
+# A control passes when its run ends that way; each is one row of TSV.
+. "$(dirname "$0")/lib.sh"
+
+profile=${1:?usage: controls.sh PROFILE TSV PLAN...}
+tsv=${2:?usage: controls.sh PROFILE TSV PLAN...}
+shift 2
+: >"$tsv"
+
+# judge PLANFILE OUTDIR RC: print why the control did not hold, if it did not.
+judge() {
+	local planfile=$1 out=$2 rc=$3 kind arg
+
+	while read -r kind arg; do
+		case "$kind" in
+		verdict-passes)
+			[ "$rc" -eq 0 ] || echo "the run failed"
+			;;
+		verdict-fails)
+			[ "$rc" -eq 1 ] || echo "the run passed (status $rc)"
+			grep -qF -- "$arg" "$out/verdict.txt" 2>/dev/null ||
+				echo "the verdict does not say '$arg'"
+			;;
+		test-fails)
+			awk -F'\t' -v t="$arg" '$2 == t && $3 == "fail" { f = 1 } END { exit !f }' \
+				"$out/results.tsv" 2>/dev/null || echo "test '$arg' did not fail"
+			;;
+		*)
+			echo "unknown control line 'control: $kind'"
+			;;
+		esac
+	done < <(sed -n 's/^control:[[:space:]]*//p' "$planfile")
+}
+
+for plan in "$@"; do
+	planfile=$RCUVET_ROOT/configs/plans/$plan.plan
+	grep -q '^control:' "$planfile" || die "plan '$plan' has no 'control:' line"
+	out=$RESULTS/$profile/controls/$plan
+	start=$(date +%s)
+	rc=0
+	"$RCUVET_ROOT/scripts/vet.sh" "$profile" "$plan" "$out" || rc=$?
+	[ $rc -le 1 ] || die "control '$plan' could not run (status $rc)"
+	why=$(judge "$planfile" "$out" "$rc" | paste -sd';' -)
+	if [ -z "$why" ]; then
+		note "control $plan: held"
+		printf 'controls\t%s\tpass\t%s\t\n' "$plan" $(($(date +%s) - start)) >>"$tsv"
+	else
+		note "control $plan: DID NOT HOLD: $why"
+		printf 'controls\t%s\tfail\t%s\t%s\n' "$plan" $(($(date +%s) - start)) "$why" >>"$tsv"
+	fi
+done

@@ -1,0 +1,164 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared helpers for the rcuvet host pipeline; sourced, never run.
+
+set -euo pipefail
+
+RCUVET_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$RCUVET_ROOT/build}
+RESULTS=${RESULTS:-$RCUVET_ROOT/results}
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/rcuvet/ccache}
+JOBS=${JOBS:-$(nproc)}
+
+# The tree to build: Debian's packaged 6.12 with kernel/patches/series
+# applied, or the user's own tree (KSRC=), patched only with PATCHES=1.
+DEBIAN_TARBALL=/usr/src/linux-source-6.12.tar.xz
+PRISTINE=$BUILD/tree/pristine
+SERIES=$RCUVET_ROOT/kernel/patches/series
+if [ -n "${KSRC:-}" ]; then
+	[ -f "$KSRC/Makefile" ] && [ -d "$KSRC/kernel/rcu" ] ||
+		{ echo "rcuvet: error: KSRC=$KSRC is not a Linux source tree" >&2; exit 1; }
+	KSRC=$(realpath "$KSRC")
+	TREE_TAG=ksrc-$(printf '%s' "$KSRC" | sha1sum | cut -c1-8)
+	if [ "${PATCHES:-0}" = 1 ]; then
+		TREE=$BUILD/tree/$TREE_TAG
+	else
+		TREE=$KSRC
+	fi
+else
+	TREE_TAG=debian
+	TREE=$BUILD/tree/$TREE_TAG
+fi
+# Identity of the tree's content (source + applied series), for stamps.
+TREE_ID=$BUILD/tree/$TREE_TAG.id
+
+_rcuvet_t0=${_rcuvet_t0:-$(date +%s)}
+export _rcuvet_t0
+
+elapsed() {
+	local s=$(($(date +%s) - _rcuvet_t0))
+
+	printf '%d:%02d' $((s / 60)) $((s % 60))
+}
+
+# step NAME...: announce a pipeline step with the run's elapsed time.
+step() {
+	printf '==> [%s] %s\n' "$(elapsed)" "$*"
+}
+
+note() {
+	printf '    %s\n' "$*"
+}
+
+die() {
+	printf 'rcuvet: error: %s\n' "$*" >&2
+	exit 1
+}
+
+# hash_of FILE...: one short hash over the names and contents of files.
+hash_of() {
+	local f
+
+	for f in "$@"; do
+		printf '%s\n' "$f"
+		cat "$f"
+	done | sha1sum | cut -c1-16
+}
+
+profile_file() {
+	printf '%s/configs/profiles/%s.profile' "$RCUVET_ROOT" "$1"
+}
+
+list_profiles() {
+	local f
+
+	for f in "$RCUVET_ROOT"/configs/profiles/*.profile; do
+		basename "$f" .profile
+	done
+}
+
+# load_profile NAME: set PROFILE, FRAGMENTS, CMDLINE, QEMU_*, OBJ, OUT.
+load_profile() {
+	local f
+
+	PROFILE=$1
+	f=$(profile_file "$PROFILE")
+	[ -f "$f" ] || die "unknown profile '$PROFILE'; valid profiles: $(list_profiles | xargs)"
+	DESCRIPTION= FRAGMENTS= CMDLINE= KERNEL_OF=
+	QEMU_SMP=2 QEMU_MEM=2G BOOT_TIMEOUT=900
+	# shellcheck source=/dev/null
+	. "$f"
+	OBJ=$BUILD/$TREE_TAG/${KERNEL_OF:-$PROFILE}
+	OUT=$RESULTS/$PROFILE
+}
+
+fragment_files() {
+	local frag
+
+	for frag in $FRAGMENTS; do
+		[ -f "$RCUVET_ROOT/configs/fragments/$frag.config" ] ||
+			die "profile '$PROFILE' names fragment '$frag', but configs/fragments/$frag.config does not exist"
+		printf '%s\n' "$RCUVET_ROOT/configs/fragments/$frag.config"
+	done
+}
+
+kmake() {
+	make -C "$TREE" O="$OBJ/kernel" ARCH=x86_64 \
+		CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" "$@"
+}
+
+# build_verdict: compile the host's verdict tool if needed, print its path.
+build_verdict() {
+	local src=$RCUVET_ROOT/scripts/verdict.c bin=$BUILD/host/verdict
+
+	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
+		mkdir -p "$BUILD/host"
+		gcc -O2 -Wall -Wextra -Werror -o "$bin" "$src" >&2 ||
+			die "scripts/verdict.c does not compile"
+	fi
+	printf '%s\n' "$bin"
+}
+
+# vet_profile PROFILE PLAN OUTDIR: one vet.sh run whose results always
+# land in OUTDIR/results.tsv, a failed build or boot included.
+vet_profile() {
+	local rc=0
+
+	"$RCUVET_ROOT/scripts/vet.sh" "$1" "$2" "$3" || rc=$?
+	if [ $rc -gt 1 ] || [ ! -f "$3/results.tsv" ]; then
+		mkdir -p "$3"
+		printf '%s\tbuild-and-boot\tfail\t0\tvet.sh stopped with status %d\n' \
+			"$1" "$rc" >"$3/results.tsv"
+	fi
+}
+
+# suite_tables TSV: a results file as Markdown, a table per suite.
+suite_tables() {
+	awk -F'\t' '
+		$1 != suite {
+			suite = $1
+			printf "\n### %s\n\n| test | result | duration (s) | detail |\n|---|---|---|---|\n", suite
+		}
+		{ gsub(/\|/, "\\|", $5); printf "| %s | %s | %s | %s |\n", $2, $3, $4, $5 }
+	' "$1"
+}
+
+# finish TSV...: the combined report of this invocation, then the closing
+# line over every row of the given results files.
+finish() {
+	local f
+
+	step "report: ${RESULTS#"$RCUVET_ROOT"/}/report.md"
+	{
+		printf '# rcuvet report\n'
+		for f in "$@"; do
+			if [ -f "$(dirname "$f")/report.md" ] && [ "$(basename "$f")" = results.tsv ]; then
+				printf '\n'
+				cat "$(dirname "$f")/report.md"
+			elif [ -f "$f" ]; then
+				printf '\n## %s\n' "${f#"$RESULTS"/}"
+				suite_tables "$f"
+			fi
+		done
+	} >"$RESULTS/report.md"
+	"$RCUVET_ROOT/scripts/summary.sh" "$@"
+}

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# tree: extract Debian's linux-source-6.12 once, then lay the patch series
+# (kernel/patches/series, quilt order) onto a copy of it whenever the
+# series changes.  With KSRC= the user's tree is used as it is, or, with
+# PATCHES=1, copied and patched the same way.
+. "$(dirname "$0")/lib.sh"
+
+# series_patches: the patch files of the series, in order.
+series_patches() {
+	[ -f "$SERIES" ] || return 0
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$SERIES" | while read -r name opts; do
+		[ -n "$name" ] || continue
+		case "$opts" in "" | -p1) ;; *) die "series: '$name $opts': only -p1 patches are supported" ;; esac
+		[ -f "$RCUVET_ROOT/kernel/patches/$name" ] ||
+			die "series names '$name', but kernel/patches/$name does not exist"
+		printf '%s\n' "$RCUVET_ROOT/kernel/patches/$name"
+	done
+}
+
+# touched_files PATCH...: the files a patch series writes.
+touched_files() {
+	cat /dev/null "$@" | sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' | sort -u
+}
+
+extract_pristine() {
+	[ -f "$PRISTINE/.rcuvet-extracted" ] && return
+	[ -f "$DEBIAN_TARBALL" ] ||
+		die "$DEBIAN_TARBALL is missing: install Debian's linux-source-6.12 (make setup)"
+	step "extract $(basename "$DEBIAN_TARBALL")"
+	rm -rf "$PRISTINE" "$PRISTINE.tmp"
+	mkdir -p "$PRISTINE.tmp"
+	tar -xf "$DEBIAN_TARBALL" -C "$PRISTINE.tmp" --strip-components=1
+	touch "$PRISTINE.tmp/.rcuvet-extracted"
+	mv "$PRISTINE.tmp" "$PRISTINE"
+}
+
+# apply_series SRC: copy SRC to $TREE (mtimes kept, so make rebuilds only
+# what the patches change) and apply the series.
+apply_series() {
+	local src=$1 new=$TREE.new patch out
+	local -a patches
+
+	mapfile -t patches < <(series_patches)
+	step "apply ${#patches[@]} patch(es) of kernel/patches/series to $(basename "$TREE")"
+	rm -rf "$new"
+	cp -a "$src" "$new"
+	for patch in "${patches[@]}"; do
+		note "$(basename "$patch")"
+		if ! out=$(patch -p1 --batch --forward -d "$new" -i "$patch" 2>&1); then
+			printf '%s\n' "$out" | grep -E 'FAILED|malformed|can.t find|Reversed|Only garbage' >&2 || true
+			find "$new" -name '*.rej' -newer "$new/Makefile" -exec sh -c 'echo "--- $1:"; head -40 "$1"' _ {} \; >&2
+			die "patch $(basename "$patch") does not apply to $(basename "$src") (hunks above); fix or refresh it"
+		fi
+	done
+	# Files a previous series touched go back to pristine content with
+	# pristine mtimes: touch them, or make would keep stale objects.
+	{ touched_files "${patches[@]}"; cat "$TREE.files" 2>/dev/null || true; } |
+		sort -u | (cd "$new" && xargs -r touch -c --)
+	touched_files "${patches[@]}" >"$TREE.files"
+	rm -rf "$TREE"
+	mv "$new" "$TREE"
+}
+
+mkdir -p "$BUILD/tree"
+if [ -n "${KSRC:-}" ] && [ "${PATCHES:-0}" != 1 ]; then
+	id="ksrc $KSRC $(git -C "$KSRC" rev-parse HEAD 2>/dev/null || stat -c %Y "$KSRC/Makefile")"
+	[ "$(cat "$TREE_ID" 2>/dev/null)" = "$id" ] || printf '%s\n' "$id" >"$TREE_ID"
+	note "tree: $KSRC (as it is; PATCHES=1 applies the series to a copy)"
+	exit 0
+fi
+
+if [ -n "${KSRC:-}" ]; then
+	src=$KSRC
+else
+	extract_pristine
+	src=$PRISTINE
+fi
+mapfile -t patches < <(series_patches)
+id="$src $(hash_of "${patches[@]}")"
+if [ -d "$TREE" ] && [ "$(cat "$TREE_ID" 2>/dev/null)" = "$id" ]; then
+	note "tree: $TREE is up to date with the series"
+	exit 0
+fi
+rm -f "$TREE_ID"
+apply_series "$src"
+printf '%s\n' "$id" >"$TREE_ID"

@@ -1,0 +1,570 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * verdict: decide whether one boot of a test plan passed, from its console.
+ *
+ *   verdict --plan PLAN --console LOG [--results TSV] [--ktap FILE]
+ *
+ * A run passes only if all of these hold:
+ *  - every KTAP document in the log (not only the first) is complete and
+ *    every test case in it passed or was skipped;
+ *  - every step of the plan began and ended with status 0, and each
+ *    "kunit" step printed at least one result;
+ *  - /init printed its end marker ("rcuvet: done"): a panic, a hang or a
+ *    truncated log never pass, whatever QEMU's exit status was;
+ *  - the console holds no kernel badness (WARNING, BUG, KASAN, lockdep,
+ *    RCU stalls, hung tasks, kmemleak, refcount, ...) except inside an
+ *    "rcuvet: expect-splat PATTERN" ... "rcuvet: end-expect" window, where
+ *    the splat must match PATTERN and must appear.
+ *
+ * Each leaf test case becomes a row of the results file; so do three
+ * harness checks (boot-complete, plan-complete, kernel-clean), so that the
+ * run's "N passed, N failed" counts what made it fail.  Exit status: 0 pass,
+ * 1 fail, 2 bad usage.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_LINE 4096
+#define MAX_DEPTH 8
+#define MAX_ITEMS 256
+#define MAX_SHOWN 8
+
+/* Substrings that mark kernel badness anywhere on the console. */
+static const char *const badness[] = {
+	"WARNING:",
+	"BUG:",
+	"KASAN:",
+	"UBSAN:",
+	"Oops",
+	"kernel BUG at",
+	"Kernel panic",
+	"general protection fault",
+	"Call Trace:",
+	"suspicious RCU usage",
+	"possible circular locking dependency",
+	"possible recursive locking",
+	"inconsistent lock state",
+	"possible irq lock inversion",
+	"bad unlock balance",
+	"held lock freed",
+	"DEBUG_LOCKS_WARN_ON",
+	"trying to register non-static key",
+	"detected stall",
+	"detected stalls",
+	"self-detected stall",
+	"kthread starved",
+	"blocked for more than",
+	"soft lockup",
+	"hard LOCKUP",
+	"workqueue lockup",
+	"new suspected memory leak",
+	"unreferenced object",
+	"refcount_t:",
+	"ODEBUG:",
+	"list_add corruption",
+	"list_del corruption",
+	"unregister_netdevice: waiting for",
+	NULL,
+};
+
+/* Lines that belong to whatever splat came before them. */
+static const char *const continuation[] = { "Call Trace:", NULL };
+
+enum status { PASS, FAIL, SKIP };
+static const char *const status_name[] = { "pass", "fail", "skip" };
+
+struct item {
+	char name[128];
+	int kunit;		/* must print at least one KTAP result */
+	int begun, ended, status, results;
+	double t_begin, t_end;
+};
+
+static struct item items[MAX_ITEMS];
+static int n_items;
+static struct item *cur_item;
+
+static FILE *results_out, *ktap_out;
+static int counts[3];
+
+/* Each problem fails one of the three harness checks. */
+enum check { BOOT, PLAN, CLEAN, N_CHECKS };
+static const char *const check_name[] = {
+	"boot-complete", "plan-complete", "kernel-clean"
+};
+static int problems[N_CHECKS];
+
+/* Expected-splat window. */
+static struct {
+	int open, seen;
+	char pattern[256], item[128];
+} expect;
+static int n_unexpected;
+
+/* KTAP state: one frame per nesting level of the open document. */
+struct frame {
+	char name[256];
+	int plan;		/* -1: no plan line seen */
+	int results, failed_leaves;
+	int any_child_failed;
+};
+static struct {
+	int open;
+	int depth;		/* deepest level seen since its parent's result */
+	struct frame f[MAX_DEPTH];
+	double t_last;
+	char diag[512];		/* last diagnostic, for a failing leaf */
+	char where[128];
+} doc;
+
+static int end_marker;
+static double t_now;
+
+static void problem(enum check check, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("FAIL: ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	problems[check]++;
+}
+
+static const char *item_name(void)
+{
+	return cur_item ? cur_item->name : "boot";
+}
+
+static void row(const char *item, const char *test, enum status st,
+		double secs, const char *detail)
+{
+	counts[st]++;
+	if (st == FAIL && strcmp(item, "harness"))
+		printf("FAIL: %s: test %s failed%s%s\n", item, test,
+		       detail && *detail ? ": " : "", detail ? detail : "");
+	if (results_out)
+		fprintf(results_out, "%s\t%s\t%s\t%.3f\t%s\n", item, test,
+			status_name[st], secs, detail ? detail : "");
+}
+
+static int starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+static int contains_any(const char *line, const char *const *pats)
+{
+	for (; *pats; pats++)
+		if (strstr(line, *pats))
+			return 1;
+	return 0;
+}
+
+/* ---- KTAP ---------------------------------------------------------- */
+
+static void frame_reset(int level)
+{
+	struct frame *f = &doc.f[level];
+
+	f->name[0] = '\0';
+	f->plan = -1;
+	f->results = f->failed_leaves = f->any_child_failed = 0;
+}
+
+static void doc_close(const char *why)
+{
+	int l;
+
+	if (!doc.open)
+		return;
+	if (why) {
+		char path[512] = "";
+
+		for (l = 1; l <= doc.depth && l < MAX_DEPTH; l++) {
+			if (!doc.f[l].name[0])
+				continue;
+			strncat(path, doc.f[l].name, sizeof(path) - strlen(path) - 2);
+			strcat(path, ".");
+		}
+		if (*path)
+			path[strlen(path) - 1] = '\0';
+		problem(PLAN, "%s: KTAP output stops inside '%s' (%s)", doc.where,
+			*path ? path : "its first suite", why);
+	}
+	doc.open = 0;
+}
+
+static void doc_open(void)
+{
+	int l;
+
+	doc_close("a new document began before it ended");
+	doc.open = 1;
+	doc.depth = 0;
+	for (l = 0; l < MAX_DEPTH; l++)
+		frame_reset(l);
+	doc.t_last = t_now;
+	doc.diag[0] = '\0';
+	snprintf(doc.where, sizeof(doc.where), "%s", item_name());
+}
+
+static void test_path(int level, const char *name, char *out, size_t size)
+{
+	int l;
+
+	out[0] = '\0';
+	for (l = 1; l <= level && l < MAX_DEPTH; l++) {
+		if (!doc.f[l].name[0])
+			continue;
+		strncat(out, doc.f[l].name, size - strlen(out) - 2);
+		strcat(out, ".");
+	}
+	strncat(out, name, size - strlen(out) - 1);
+}
+
+static void ktap_result(int level, int ok, const char *rest)
+{
+	char name[256], path[768];
+	struct frame *child = level + 1 < MAX_DEPTH ? &doc.f[level + 1] : NULL;
+	int leaf = !child || child->results == 0;
+	const char *hash = strstr(rest, " # ");
+	int skip = hash && !strncasecmp(hash + 3, "SKIP", 4);
+	size_t len = hash ? (size_t)(hash - rest) : strlen(rest);
+	enum status st;
+
+	/* rest: "N name [# directive]" */
+	while (isdigit((unsigned char)*rest)) {
+		rest++;
+		len--;
+	}
+	while (*rest == ' ') {
+		rest++;
+		len--;
+	}
+	if (len >= sizeof(name))
+		len = sizeof(name) - 1;
+	memcpy(name, rest, len);
+	name[len] = '\0';
+
+	st = !ok ? FAIL : skip ? SKIP : PASS;
+	test_path(level, name, path, sizeof(path));
+
+	if (child && child->results && child->plan >= 0 &&
+	    child->results != child->plan)
+		problem(PLAN, "%s: '%s' planned %d results but printed %d",
+			doc.where, path, child->plan, child->results);
+	if (leaf) {
+		row(doc.where, path, st, t_now - doc.t_last,
+		    st == FAIL ? doc.diag : hash ? hash + 3 : "");
+		if (cur_item)
+			cur_item->results++;
+		doc.f[level].failed_leaves += st == FAIL;
+	} else if (st == FAIL && !child->any_child_failed) {
+		problem(PLAN, "%s: '%s' reports failure but none of its cases failed",
+			doc.where, path);
+	}
+	if (st == FAIL)
+		doc.f[level].any_child_failed = 1;
+	doc.f[level].results++;
+	if (level + 1 < MAX_DEPTH)
+		for (int l = level + 1; l < MAX_DEPTH; l++)
+			frame_reset(l);
+	doc.depth = level;
+	doc.diag[0] = '\0';
+	doc.t_last = t_now;
+
+	if (level == 0 && doc.f[0].plan >= 0 && doc.f[0].results >= doc.f[0].plan)
+		doc_close(NULL);
+}
+
+/* Returns 1 if the line was KTAP. */
+static int ktap_line(const char *line)
+{
+	int spaces = 0, level;
+	const char *s = line;
+
+	while (*s == ' ')
+		s++, spaces++;
+	level = spaces / 4;
+	if (level >= MAX_DEPTH)
+		return 0;
+
+	if (!strcmp(s, "KTAP version 1") || !strcmp(s, "TAP version 14")) {
+		if (level == 0)
+			doc_open();
+		else if (doc.open)
+			frame_reset(level);
+		else
+			return 0;
+		if (doc.open && level > doc.depth)
+			doc.depth = level;
+		goto ktap;
+	}
+	if (!doc.open)
+		return 0;
+	if (starts(s, "# Subtest: ")) {
+		snprintf(doc.f[level].name, sizeof(doc.f[level].name), "%s", s + 11);
+		if (level > doc.depth)
+			doc.depth = level;
+		goto ktap;
+	}
+	if (starts(s, "1..") && isdigit((unsigned char)s[3])) {
+		doc.f[level].plan = atoi(s + 3);
+		if (level > doc.depth)
+			doc.depth = level;
+		doc.t_last = t_now;
+		if (level == 0 && doc.f[0].plan == 0)
+			doc_close(NULL);
+		goto ktap;
+	}
+	if (starts(s, "ok ") && isdigit((unsigned char)s[3])) {
+		ktap_result(level, 1, s + 3);
+		goto ktap;
+	}
+	if (starts(s, "not ok ") && isdigit((unsigned char)s[7])) {
+		ktap_result(level, 0, s + 7);
+		goto ktap;
+	}
+	if (s[0] == '#' && spaces) {
+		/* keep the first failure diagnostic of the running case */
+		if (!doc.diag[0] && (strstr(s, "FAILED") || strstr(s, "Expected") ||
+				     strstr(s, "failed")))
+			snprintf(doc.diag, sizeof(doc.diag), "%s", s + 2);
+		goto ktap;
+	}
+	return 0;
+ktap:
+	if (ktap_out)
+		fprintf(ktap_out, "%s\n", line);
+	return 1;
+}
+
+/* ---- markers from /init and test modules ---------------------------- */
+
+static struct item *find_item(const char *name)
+{
+	for (int i = 0; i < n_items; i++)
+		if (!strcmp(items[i].name, name) && !items[i].ended)
+			return &items[i];
+	return NULL;
+}
+
+static void marker(const char *m)
+{
+	char name[128];
+	int status;
+
+	if (starts(m, "begin ")) {
+		struct item *it;
+
+		snprintf(name, sizeof(name), "%s", m + 6);
+		it = find_item(name);
+		if (!it || it->begun) {
+			problem(PLAN, "step '%s' ran but is not (or no longer) in the plan", name);
+			return;
+		}
+		it->begun = 1;
+		it->t_begin = t_now;
+		cur_item = it;
+	} else if (starts(m, "end ") &&
+		   sscanf(m + 4, "%127s status=%d", name, &status) == 2) {
+		if (!cur_item || strcmp(cur_item->name, name)) {
+			problem(PLAN, "end of step '%s' without its begin", name);
+			return;
+		}
+		doc_close("the step ended first");
+		cur_item->ended = 1;
+		cur_item->status = status;
+		cur_item->t_end = t_now;
+		cur_item = NULL;
+	} else if (starts(m, "expect-splat ")) {
+		if (expect.open)
+			problem(CLEAN, "expect-splat '%s' opened inside another window", m + 13);
+		expect.open = 1;
+		expect.seen = 0;
+		snprintf(expect.pattern, sizeof(expect.pattern), "%s", m + 13);
+		snprintf(expect.item, sizeof(expect.item), "%s", item_name());
+	} else if (!strcmp(m, "end-expect")) {
+		if (!expect.open)
+			problem(CLEAN, "end-expect without expect-splat");
+		else if (!expect.seen)
+			problem(CLEAN, "%s: expected splat '%s' did not appear",
+				expect.item, expect.pattern);
+		expect.open = 0;
+	} else if (starts(m, "error: ")) {
+		problem(PLAN, "%s: guest reported: %s", item_name(), m + 7);
+	} else if (starts(m, "done")) {
+		end_marker = 1;
+	}
+}
+
+/* ---- badness ------------------------------------------------------- */
+
+static void scan_badness(const char *line)
+{
+	if (!contains_any(line, badness))
+		return;
+	if (expect.open) {
+		if (strstr(line, expect.pattern)) {
+			expect.seen = 1;
+			return;
+		}
+		if (expect.seen && contains_any(line, continuation))
+			return;
+	}
+	if (n_unexpected++ < MAX_SHOWN)
+		problem(CLEAN, "%s: kernel splat: %s", item_name(), line);
+}
+
+/* ---- input --------------------------------------------------------- */
+
+/* Strip "[  12.345678] " and remember the time. */
+static const char *strip_time(const char *line)
+{
+	const char *s = line;
+	double t;
+	int n = 0;
+
+	if (*s != '[')
+		return line;
+	if (sscanf(s, "[ %lf]%n", &t, &n) == 1 && n > 0) {
+		t_now = t;
+		s += n;
+		if (*s == ' ')
+			s++;
+		return s;
+	}
+	return line;
+}
+
+static void read_plan(const char *path)
+{
+	char line[MAX_LINE], kind[32], name[128];
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		perror(path);
+		exit(2);
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, " %31s %127s", kind, name) < 1 || kind[0] == '#')
+			continue;
+		if (!strcmp(kind, "kmemleak-clear") || !strcmp(kind, "kmemleak-scan"))
+			snprintf(name, sizeof(name), "%s", kind);
+		else if (strcmp(kind, "module") && strcmp(kind, "kunit") &&
+			 strcmp(kind, "program"))
+			continue;
+		if (n_items == MAX_ITEMS) {
+			fprintf(stderr, "%s: more than %d steps\n", path, MAX_ITEMS);
+			exit(2);
+		}
+		snprintf(items[n_items].name, sizeof(items[n_items].name), "%s", name);
+		items[n_items].kunit = !strcmp(kind, "kunit");
+		n_items++;
+	}
+	fclose(f);
+}
+
+static void check_items(void)
+{
+	for (int i = 0; i < n_items; i++) {
+		struct item *it = &items[i];
+
+		if (!it->begun) {
+			if (end_marker)
+				problem(PLAN, "step '%s' never ran", it->name);
+		} else if (!it->ended) {
+			problem(PLAN, "step '%s' began but never ended (crash or hang in it)",
+				it->name);
+		} else if (it->status) {
+			problem(PLAN, "step '%s' ended with status %d", it->name, it->status);
+		} else if (it->kunit && !it->results) {
+			problem(PLAN, "step '%s' printed no KTAP results", it->name);
+		}
+	}
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: verdict --plan PLAN --console LOG [--results TSV] [--ktap FILE]\n");
+	exit(2);
+}
+
+static FILE *open_out(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		perror(path);
+		exit(2);
+	}
+	return f;
+}
+
+int main(int argc, char **argv)
+{
+	const char *plan = NULL, *console = NULL;
+	char line[MAX_LINE];
+	FILE *in;
+
+	for (int i = 1; i < argc; i++) {
+		if (i + 1 >= argc)
+			usage();
+		if (!strcmp(argv[i], "--plan"))
+			plan = argv[++i];
+		else if (!strcmp(argv[i], "--console"))
+			console = argv[++i];
+		else if (!strcmp(argv[i], "--results"))
+			results_out = open_out(argv[++i]);
+		else if (!strcmp(argv[i], "--ktap"))
+			ktap_out = open_out(argv[++i]);
+		else
+			usage();
+	}
+	if (!plan || !console)
+		usage();
+	read_plan(plan);
+	in = fopen(console, "r");
+	if (!in) {
+		perror(console);
+		return 2;
+	}
+
+	while (fgets(line, sizeof(line), in)) {
+		const char *s;
+
+		line[strcspn(line, "\r\n")] = '\0';
+		s = strip_time(line);
+		if (starts(s, "rcuvet: ")) {
+			marker(s + 8);
+			continue;
+		}
+		scan_badness(s);
+		ktap_line(s);
+	}
+	fclose(in);
+
+	if (!end_marker)
+		problem(BOOT, "no end marker: the guest panicked, hung or the log is truncated");
+	doc_close(end_marker ? "the log ended first" : "the guest died");
+	check_items();
+	if (expect.open)
+		problem(CLEAN, "%s: expected splat '%s' has no end-expect",
+			expect.item, expect.pattern);
+	if (n_unexpected > MAX_SHOWN)
+		printf("FAIL: ... %d kernel splat lines in all\n", n_unexpected);
+
+	for (int c = 0; c < N_CHECKS; c++) {
+		row("harness", check_name[c], problems[c] ? FAIL : PASS, 0,
+		    problems[c] ? "see the verdict's FAIL lines" : "");
+	}
+	printf("verdict: %s, %d passed, %d failed, %d skipped\n",
+	       counts[FAIL] ? "FAIL" : "PASS", counts[PASS], counts[FAIL],
+	       counts[SKIP]);
+	return counts[FAIL] ? 1 : 0;
+}

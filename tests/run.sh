@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Host tests of the pipeline, no kernel needed: the verdict on canned
+# console logs.  Each tests/verdict/CASE/ holds console.log, the plan
+# it was run with (plan) and what the verdict must conclude (expect):
+#   status N        the verdict's exit status
+#   says TEXT       a line of its output contains TEXT
+#   counts TEXT     its summary reads "verdict: ..., TEXT"
+#   row TEST RESULT the results file has TEST with RESULT
+# Writes one row per case to TSV; exits 1 if any case fails.
+. "$(dirname "$0")/../scripts/lib.sh"
+
+tsv=${1:?usage: tests/run.sh TSV}
+mkdir -p "$(dirname "$tsv")"
+: >"$tsv"
+bin=$(build_verdict)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failed=0
+
+# check_case DIR: print what does not hold, if anything.
+check_case() {
+	local dir=$1 rc=0 kind arg
+
+	"$bin" --plan "$dir/plan" --console "$dir/console.log" \
+		--results "$work/results.tsv" >"$work/out" 2>&1 || rc=$?
+	while read -r kind arg; do
+		case "$kind" in
+		status) [ "$rc" = "$arg" ] || echo "exit status $rc, not $arg" ;;
+		says) grep -qF -- "$arg" "$work/out" || echo "output does not say '$arg'" ;;
+		counts) grep -qF -- ", $arg" "$work/out" || echo "counts are not '$arg'" ;;
+		row)
+			awk -F'\t' -v t="${arg% *}" -v r="${arg##* }" \
+				'$2 == t && $3 == r { f = 1 } END { exit !f }' "$work/results.tsv" ||
+				echo "no row '$arg'"
+			;;
+		"" | "#"*) ;;
+		*) echo "bad expect line: $kind $arg" ;;
+		esac
+	done <"$dir/expect"
+}
+
+for dir in "$RCUVET_ROOT"/tests/verdict/*/; do
+	name=$(basename "$dir")
+	why=$(check_case "$dir" | paste -sd';' -)
+	if [ -z "$why" ]; then
+		printf 'host-tests\tverdict.%s\tpass\t0\t\n' "$name" >>"$tsv"
+	else
+		note "verdict.$name: $why"
+		sed 's/^/        /' "$work/out"
+		printf 'host-tests\tverdict.%s\tfail\t0\t%s\n' "$name" "$why" >>"$tsv"
+		failed=1
+	fi
+done
+note "$(awk -F'\t' '{ n[$3]++ } END { printf "%d passed, %d failed", n["pass"], n["fail"] }' "$tsv")"
+exit $failed
