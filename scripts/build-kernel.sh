@@ -4,14 +4,14 @@
 . "$(dirname "$0")/lib.sh"
 
 load_profile "${1:?usage: build-kernel.sh PROFILE}"
-log=$OBJ/kernel/build.log
-stamp=$OBJ/kernel/.rcuvet-built
-want=$(hash_of "$OBJ/kernel/.config" "$TREE_ID")
+log=$KOBJ/build.log
+stamp=$KOBJ/.rcuvet-built
+want=$(hash_of "$KOBJ/.config" "$TREE_ID")
 
 # The packaged tree only changes through the series, so an unchanged
 # config and tree id mean an unchanged kernel; a user's tree may change
 # under us, so make always runs there.
-if [ -z "${KSRC:-}" ] && [ -f "$OBJ/kernel/arch/x86/boot/bzImage" ] &&
+if [ -z "${KSRC:-}" ] && [ -f "$KOBJ/arch/x86/boot/bzImage" ] &&
 	[ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
 	note "kernel of '$PROFILE' is up to date"
 	exit 0

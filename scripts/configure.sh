@@ -6,11 +6,11 @@
 
 load_profile "${1:?usage: configure.sh PROFILE}"
 mapfile -t frags < <(fragment_files)
-mkdir -p "$OBJ/kernel"
-stamp=$OBJ/kernel/.rcuvet-config
+mkdir -p "$KOBJ"
+stamp=$KOBJ/.rcuvet-config
 want=$(hash_of "${frags[@]}" "$TREE_ID")
 
-if [ -f "$OBJ/kernel/.config" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
+if [ -f "$KOBJ/.config" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
 	note "config of '$PROFILE' is up to date"
 	exit 0
 fi
@@ -18,10 +18,10 @@ fi
 step "configure $PROFILE: tinyconfig + ${FRAGMENTS}"
 rm -f "$stamp"
 kmake -s tinyconfig >/dev/null
-KCONFIG_CONFIG=$OBJ/kernel/.config \
-	"$TREE/scripts/kconfig/merge_config.sh" -m -O "$OBJ/kernel" \
-	"$OBJ/kernel/.config" "${frags[@]}" >"$OBJ/kernel/merge.log" 2>&1 ||
-	die "merge_config.sh failed; see $OBJ/kernel/merge.log"
+KCONFIG_CONFIG=$KOBJ/.config \
+	"$TREE/scripts/kconfig/merge_config.sh" -m -O "$KOBJ" \
+	"$KOBJ/.config" "${frags[@]}" >"$KOBJ/merge.log" 2>&1 ||
+	die "merge_config.sh failed; see $KOBJ/merge.log"
 kmake -s olddefconfig >/dev/null
-"$RCUVET_ROOT/scripts/check-config.sh" "$TREE" "$OBJ/kernel/.config" "${frags[@]}"
+"$RCUVET_ROOT/scripts/check-config.sh" "$TREE" "$KOBJ/.config" "${frags[@]}"
 printf '%s\n' "$want" >"$stamp"

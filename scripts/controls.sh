@@ -4,6 +4,8 @@
 # control plan says how its run must end, on host-only lines:
 #   control: verdict-fails TEXT   the run fails, the verdict names TEXT
 #   control: test-fails PATH      the test PATH is among the failures
+#   control: tests-fail GLOB      every test matching GLOB failed (and some did)
+#   control: tests-pass GLOB      every test matching GLOB passed (and some did)
 #   control: verdict-passes       the run passes
 # A control passes when its run ends that way; each is one row of TSV.
 . "$(dirname "$0")/lib.sh"
@@ -12,6 +14,21 @@ profile=${1:?usage: controls.sh PROFILE TSV PLAN...}
 tsv=${2:?usage: controls.sh PROFILE TSV PLAN...}
 shift 2
 : >"$tsv"
+
+# all_match TSV GLOB RESULT: say so unless every test matching GLOB has
+# RESULT, and at least one matches.
+all_match() {
+	local test result n=0 bad=0
+
+	while IFS=$'\t' read -r _ test result _; do
+		# shellcheck disable=SC2053
+		[[ $test == $2 ]] || continue
+		n=$((n + 1))
+		[ "$result" = "$3" ] || bad=$((bad + 1))
+	done <"$1"
+	[ $n -gt 0 ] || echo "no test matches '$2'"
+	[ $bad -eq 0 ] || echo "$bad of $n tests matching '$2' did not $3"
+}
 
 # judge PLANFILE OUTDIR RC: print why the control did not hold, if it did not.
 judge() {
@@ -30,6 +47,9 @@ judge() {
 		test-fails)
 			awk -F'\t' -v t="$arg" '$2 == t && $3 == "fail" { f = 1 } END { exit !f }' \
 				"$out/results.tsv" 2>/dev/null || echo "test '$arg' did not fail"
+			;;
+		tests-fail | tests-pass)
+			all_match "$out/results.tsv" "$arg" "${kind#tests-}"
 			;;
 		*)
 			echo "unknown control line 'control: $kind'"

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 load_profile "${1:?usage: initramfs.sh PROFILE}"
-gen=$OBJ/kernel/usr/gen_init_cpio
+gen=$KOBJ/usr/gen_init_cpio
 [ -x "$gen" ] || die "$gen is missing: is CONFIG_BLK_DEV_INITRD set in '$PROFILE'?"
 list=$OBJ/initramfs.list
 plans=$OBJ/plans
@@ -25,7 +25,7 @@ mkdir -p "$plans"
 		[ "$name" = init ] || [ ! -x "$prog" ] || [ -d "$prog" ] ||
 			echo "file /bin/$name $prog 755 0 0"
 	done
-	find "$OBJ/modules" "$OBJ/kernel" -name '*.ko' -printf '%f %p\n' | sort -u -k1,1 |
+	find "$OBJ/modules" "$KOBJ" -name '*.ko' -printf '%f %p\n' | sort -u -k1,1 |
 		while read -r name path; do
 			echo "file /lib/modules/$name $path 644 0 0"
 		done

@@ -9,10 +9,16 @@ RESULTS=${RESULTS:-$RCUVET_ROOT/results}
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/rcuvet/ccache}
 JOBS=${JOBS:-$(nproc)}
 
+# Trees and kernel builds live under KBUILD_ROOT; modules, guest programs
+# and initramfs under BUILD.  They are the same folder unless
+# RCUVET_KERNEL_BUILD points at another checkout's build/, so that a second
+# work tree can reuse its kernels (and must not change their configs).
+KBUILD_ROOT=${RCUVET_KERNEL_BUILD:-$BUILD}
+
 # The tree to build: Debian's packaged 6.12 with kernel/patches/series
 # applied, or the user's own tree (KSRC=), patched only with PATCHES=1.
 DEBIAN_TARBALL=/usr/src/linux-source-6.12.tar.xz
-PRISTINE=$BUILD/tree/pristine
+PRISTINE=$KBUILD_ROOT/tree/pristine
 SERIES=$RCUVET_ROOT/kernel/patches/series
 if [ -n "${KSRC:-}" ]; then
 	[ -f "$KSRC/Makefile" ] && [ -d "$KSRC/kernel/rcu" ] ||
@@ -20,16 +26,16 @@ if [ -n "${KSRC:-}" ]; then
 	KSRC=$(realpath "$KSRC")
 	TREE_TAG=ksrc-$(printf '%s' "$KSRC" | sha1sum | cut -c1-8)
 	if [ "${PATCHES:-0}" = 1 ]; then
-		TREE=$BUILD/tree/$TREE_TAG
+		TREE=$KBUILD_ROOT/tree/$TREE_TAG
 	else
 		TREE=$KSRC
 	fi
 else
 	TREE_TAG=debian
-	TREE=$BUILD/tree/$TREE_TAG
+	TREE=$KBUILD_ROOT/tree/$TREE_TAG
 fi
 # Identity of the tree's content (source + applied series), for stamps.
-TREE_ID=$BUILD/tree/$TREE_TAG.id
+TREE_ID=$KBUILD_ROOT/tree/$TREE_TAG.id
 
 _rcuvet_t0=${_rcuvet_t0:-$(date +%s)}
 export _rcuvet_t0
@@ -76,7 +82,8 @@ list_profiles() {
 	done
 }
 
-# load_profile NAME: set PROFILE, FRAGMENTS, CMDLINE, QEMU_*, OBJ, OUT.
+# load_profile NAME: set PROFILE, FRAGMENTS, CMDLINE, QEMU_*, KOBJ (the
+# kernel's O= folder), OBJ (modules, initramfs) and OUT (results).
 load_profile() {
 	local f
 
@@ -87,7 +94,8 @@ load_profile() {
 	QEMU_SMP=2 QEMU_MEM=2G BOOT_TIMEOUT=900
 	# shellcheck source=/dev/null
 	. "$f"
-	OBJ=$BUILD/$TREE_TAG/${KERNEL_OF:-$PROFILE}
+	KOBJ=$KBUILD_ROOT/$TREE_TAG/${KERNEL_OF:-$PROFILE}/kernel
+	OBJ=$BUILD/$TREE_TAG/$PROFILE
 	OUT=$RESULTS/$PROFILE
 }
 
@@ -102,7 +110,7 @@ fragment_files() {
 }
 
 kmake() {
-	make -C "$TREE" O="$OBJ/kernel" ARCH=x86_64 \
+	make -C "$TREE" O="$KOBJ" ARCH=x86_64 \
 		CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" "$@"
 }
 

@@ -116,7 +116,8 @@ static struct {
 	int depth;		/* deepest level seen since its parent's result */
 	struct frame f[MAX_DEPTH];
 	double t_last;
-	char diag[512];		/* last diagnostic, for a failing leaf */
+	char diag[512];		/* first failure diagnostic of the running case */
+	char covers[512];	/* API members it says it covers */
 	char where[128];
 } doc;
 
@@ -141,15 +142,16 @@ static const char *item_name(void)
 }
 
 static void row(const char *item, const char *test, enum status st,
-		double secs, const char *detail)
+		double secs, const char *detail, const char *covers)
 {
 	counts[st]++;
 	if (st == FAIL && strcmp(item, "harness"))
 		printf("FAIL: %s: test %s failed%s%s\n", item, test,
 		       detail && *detail ? ": " : "", detail ? detail : "");
 	if (results_out)
-		fprintf(results_out, "%s\t%s\t%s\t%.3f\t%s\n", item, test,
-			status_name[st], secs, detail ? detail : "");
+		fprintf(results_out, "%s\t%s\t%s\t%.3f\t%s\t%s\n", item, test,
+			status_name[st], secs, detail ? detail : "",
+			covers ? covers : "");
 }
 
 static int starts(const char *s, const char *prefix)
@@ -210,6 +212,7 @@ static void doc_open(void)
 		frame_reset(l);
 	doc.t_last = t_now;
 	doc.diag[0] = '\0';
+	doc.covers[0] = '\0';
 	snprintf(doc.where, sizeof(doc.where), "%s", item_name());
 }
 
@@ -260,7 +263,7 @@ static void ktap_result(int level, int ok, const char *rest)
 			doc.where, path, child->plan, child->results);
 	if (leaf) {
 		row(doc.where, path, st, t_now - doc.t_last,
-		    st == FAIL ? doc.diag : hash ? hash + 3 : "");
+		    st == FAIL ? doc.diag : hash ? hash + 3 : "", doc.covers);
 		if (cur_item)
 			cur_item->results++;
 		doc.f[level].failed_leaves += st == FAIL;
@@ -276,6 +279,7 @@ static void ktap_result(int level, int ok, const char *rest)
 			frame_reset(l);
 	doc.depth = level;
 	doc.diag[0] = '\0';
+	doc.covers[0] = '\0';
 	doc.t_last = t_now;
 
 	if (level == 0 && doc.f[0].plan >= 0 && doc.f[0].results >= doc.f[0].plan)
@@ -328,6 +332,15 @@ static int ktap_line(const char *line)
 	}
 	if (starts(s, "not ok ") && isdigit((unsigned char)s[7])) {
 		ktap_result(level, 0, s + 7);
+		goto ktap;
+	}
+	if (s[0] == '#' && spaces && strstr(s, ": covers: ")) {
+		/* "# case: covers: member..." from rcuvet_covers() */
+		const char *c = strstr(s, ": covers: ") + 10;
+
+		if (doc.covers[0])
+			strncat(doc.covers, " ", sizeof(doc.covers) - strlen(doc.covers) - 1);
+		strncat(doc.covers, c, sizeof(doc.covers) - strlen(doc.covers) - 1);
 		goto ktap;
 	}
 	if (s[0] == '#' && spaces) {
@@ -561,7 +574,7 @@ int main(int argc, char **argv)
 
 	for (int c = 0; c < N_CHECKS; c++) {
 		row("harness", check_name[c], problems[c] ? FAIL : PASS, 0,
-		    problems[c] ? "see the verdict's FAIL lines" : "");
+		    problems[c] ? "see the verdict's FAIL lines" : "", NULL);
 	}
 	printf("verdict: %s, %d passed, %d failed, %d skipped\n",
 	       counts[FAIL] ? "FAIL" : "PASS", counts[PASS], counts[FAIL],

@@ -22,7 +22,7 @@ here=$RCUVET_ROOT/scripts
 "$here/initramfs.sh" "$profile"
 rm -rf "$out"
 mkdir -p "$out"
-cp "$OBJ/kernel/.config" "$out/config"
+cp "$KOBJ/.config" "$out/config"
 "$here/boot.sh" "$profile" "$plan" "$out" || [ $? -eq 3 ]
 rc=0
 "$here/verdict.sh" "$plan" "$out" || rc=$?

@@ -2,20 +2,45 @@
 /*
  * Helpers shared by rcuvet's test modules.
  *
- * The host's verdict fails a run on any kernel splat, except one a test
- * announced beforehand: wrap the code that must splat in
- * rcuvet_expect_splat("pattern") ... rcuvet_end_expect().  Every splat line
+ * Expected splats: the host's verdict fails a run on any kernel splat,
+ * except one a test announced beforehand.  Wrap the code that must splat in
+ * rcuvet_expect_splat("pattern") ... rcuvet_end_expect(): every splat line
  * in between must contain the pattern (or be the "Call Trace:" of such a
  * splat), and at least one must appear.  The markers bypass pr_fmt() so
  * that the host sees them verbatim.
+ *
+ * Coverage: rcuvet_covers(test, "member ...") names the API members the
+ * running test case (or parameter) exercises; the verdict copies them into
+ * results.tsv, from which docs/api-coverage.md is generated.
+ *
+ * Cross-CPU checks: the test runs on RCUVET_UPDATER_CPU and its readers on
+ * RCUVET_READER_CPU; rcuvet_pin_updater() fails the test if that is not
+ * possible, so that no check passes because both share one CPU.
  */
 #ifndef RCUVET_H
 #define RCUVET_H
 
+#include <kunit/test.h>
+#include <linux/cpumask.h>
 #include <linux/printk.h>
+#include <linux/sched.h>
 
 #define rcuvet_expect_splat(pattern) \
 	printk(KERN_INFO "rcuvet: expect-splat %s\n", pattern)
 #define rcuvet_end_expect() printk(KERN_INFO "rcuvet: end-expect\n")
+
+#define rcuvet_covers(test, members) kunit_info(test, "covers: %s", members)
+
+#define RCUVET_UPDATER_CPU 0
+#define RCUVET_READER_CPU 1
+
+static inline void rcuvet_pin_updater(struct kunit *test)
+{
+	KUNIT_ASSERT_TRUE_MSG(test, cpu_online(RCUVET_READER_CPU),
+			      "cross-CPU checks need CPU %d online",
+			      RCUVET_READER_CPU);
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current,
+			cpumask_of(RCUVET_UPDATER_CPU)), 0);
+}
 
 #endif /* RCUVET_H */
