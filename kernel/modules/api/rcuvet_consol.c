@@ -1,0 +1,504 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rcuvet_consol: RCU flavor consolidation, reader kind by update primitive.
+ *
+ * Since v4.20 one RCU grace period waits not only for rcu_read_lock()
+ * readers but for every region that disables bottom halves, preemption or
+ * interrupts, and for softirq and hardirq handlers, so the vanilla update
+ * primitives replace their _bh and _sched counterparts.  Each parameter of
+ * waits_for_reader pairs an update primitive with a reader kind and is
+ * named after both: "synchronize_rcu.local_bh_disable".  The reader,
+ * pinned to RCUVET_READER_CPU, enters its kind of critical section,
+ * announces that it is inside, holds for hold_ms, reads an object that the
+ * updater may be freeing and publishes "left" as the last thing inside.  The updater, on RCUVET_UPDATER_CPU, starts the
+ * primitive only after "inside" and reads "left" the instant the primitive
+ * says the grace period is over: it must be set.  reps repetitions a pair.
+ *
+ * Reader kinds and update primitives are two tables, as rcutorture's
+ * rcu_torture_ops is for flavors: a new reader kind is one READER() row and
+ * its SECTION(), a new primitive its wait_ function and one UPDATER() row.
+ *
+ * mutant=early_exit is the negative control: the reader leaves its section
+ * right after announcing "inside" and publishes "left" only after the
+ * hold, outside of it; every pair must then fail.
+ */
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/hrtimer.h>
+#include <linux/interrupt.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <linux/rcupdate.h>
+#include <linux/rcupdate_wait.h>
+#include <linux/slab.h>
+#include <linux/timer.h>
+#include <linux/workqueue.h>
+#include "rcuvet.h"
+
+static char *mutant = "";
+module_param(mutant, charp, 0444);
+MODULE_PARM_DESC(mutant, "early_exit: the reader leaves its section before it says so");
+
+static unsigned int hold_ms = 100;
+module_param(hold_ms, uint, 0444);
+MODULE_PARM_DESC(hold_ms, "How long a reader stays in its critical section");
+
+static unsigned int reps = 2;
+module_param(reps, uint, 0444);
+MODULE_PARM_DESC(reps, "Repetitions of each reader/updater pair");
+
+#define CONSOL_MAGIC 0x52435556455421UL
+
+struct consol_obj {
+	unsigned long magic;
+	struct rcu_head rh;
+};
+
+struct consol_reader {
+	const struct consol_reader_kind *kind;
+	void (*body)(struct consol_reader *r);
+	struct completion inside;	/* the reader is in its section */
+	struct completion handler_done;	/* a timer handler has returned */
+	struct completion done;		/* the reader kthread has finished */
+	bool left;			/* written last thing inside the section */
+	bool seen_by_cb;		/* "left" as an update callback saw it */
+	bool cb_ran;
+	bool obj_bad;			/* the object was not intact */
+	struct consol_obj *obj;		/* read at the end of the section */
+	unsigned long flags;		/* for local_irq_save() */
+	struct timer_list timer;
+	struct hrtimer hrtimer;
+	struct rcu_head rh;
+	struct rcu_work rwork;
+};
+
+struct consol_reader_kind {
+	const char *name;
+	const char *covers;
+	/* Run r->body inside this kind of reader, on the current CPU. */
+	void (*section)(struct consol_reader *r);
+};
+
+#define SECTION(kind, enter, exit)				\
+static void section_##kind(struct consol_reader *r)		\
+{								\
+	enter;							\
+	r->body(r);						\
+	exit;							\
+}
+
+SECTION(rcu_read_lock, rcu_read_lock(), rcu_read_unlock())
+SECTION(rcu_read_lock_bh, rcu_read_lock_bh(), rcu_read_unlock_bh())
+SECTION(rcu_read_lock_sched, rcu_read_lock_sched(), rcu_read_unlock_sched())
+SECTION(preempt_disable, preempt_disable(), preempt_enable())
+SECTION(local_bh_disable, local_bh_disable(), local_bh_enable())
+SECTION(local_irq_disable, local_irq_disable(), local_irq_enable())
+SECTION(local_irq_save, local_irq_save(r->flags), local_irq_restore(r->flags))
+
+/* A softirq handler: a timer on this CPU runs the body. */
+static void consol_timer_fn(struct timer_list *t)
+{
+	struct consol_reader *r = from_timer(r, t, timer);
+
+	r->body(r);
+	complete(&r->handler_done);
+}
+
+static void section_timer_softirq(struct consol_reader *r)
+{
+	timer_setup(&r->timer, consol_timer_fn, 0);
+	r->timer.expires = jiffies;
+	add_timer_on(&r->timer, smp_processor_id());
+	wait_for_completion(&r->handler_done);
+	timer_shutdown_sync(&r->timer);
+}
+
+/* A hardirq handler: a hard-pinned hrtimer on this CPU runs the body. */
+static enum hrtimer_restart consol_hrtimer_fn(struct hrtimer *t)
+{
+	struct consol_reader *r = container_of(t, struct consol_reader, hrtimer);
+
+	r->body(r);
+	complete(&r->handler_done);
+	return HRTIMER_NORESTART;
+}
+
+static void section_hrtimer_hardirq(struct consol_reader *r)
+{
+	hrtimer_init(&r->hrtimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	r->hrtimer.function = consol_hrtimer_fn;
+	hrtimer_start(&r->hrtimer, ns_to_ktime(NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+	wait_for_completion(&r->handler_done);
+	hrtimer_cancel(&r->hrtimer);
+}
+
+#define READER(kind, covers) { #kind, covers, section_##kind }
+
+static const struct consol_reader_kind consol_readers[] = {
+	READER(rcu_read_lock, "rcu_read_lock rcu_read_unlock"),
+	READER(rcu_read_lock_bh, "rcu_read_lock_bh rcu_read_unlock_bh"),
+	READER(rcu_read_lock_sched, "rcu_read_lock_sched rcu_read_unlock_sched"),
+	READER(preempt_disable, "preempt_disable preempt_enable"),
+	READER(local_bh_disable, "local_bh_disable local_bh_enable"),
+	READER(local_irq_disable, "local_irq_disable local_irq_enable"),
+	READER(local_irq_save, "local_irq_save local_irq_restore"),
+	READER(timer_softirq, "softirq-handler"),
+	READER(hrtimer_hardirq, "hardirq-handler"),
+};
+
+static bool consol_mutant(void)
+{
+	return !strcmp(mutant, "early_exit");
+}
+
+static void consol_finish(struct consol_reader *r)
+{
+	mdelay(hold_ms);
+	if (READ_ONCE(r->obj->magic) != CONSOL_MAGIC)
+		WRITE_ONCE(r->obj_bad, true);
+	WRITE_ONCE(r->left, true);
+}
+
+static void consol_body(struct consol_reader *r)
+{
+	complete(&r->inside);
+	if (!consol_mutant())
+		consol_finish(r);
+}
+
+static int consol_reader_fn(void *arg)
+{
+	struct consol_reader *r = arg;
+
+	r->kind->section(r);
+	if (consol_mutant())
+		consol_finish(r);	/* "left", though it left long ago */
+	kthread_complete_and_exit(&r->done, 0);
+}
+
+/*
+ * The update primitives.  Each starts once the reader is inside and returns
+ * what "left" was at the instant the primitive declared the grace period
+ * over: after synchronous waits, when a polled cookie completes, or in the
+ * callback or work item that the primitive queued.
+ */
+static bool wait_synchronize_rcu(struct consol_reader *r)
+{
+	synchronize_rcu();
+	return READ_ONCE(r->left);
+}
+
+static bool wait_synchronize_rcu_expedited(struct consol_reader *r)
+{
+	synchronize_rcu_expedited();
+	return READ_ONCE(r->left);
+}
+
+static bool wait_synchronize_net(struct consol_reader *r)
+{
+	synchronize_net();
+	return READ_ONCE(r->left);
+}
+
+static bool wait_synchronize_rcu_mult(struct consol_reader *r)
+{
+	synchronize_rcu_mult(call_rcu, call_rcu_hurry);
+	return READ_ONCE(r->left);
+}
+
+static void consol_cb(struct rcu_head *rh)
+{
+	struct consol_reader *r = container_of(rh, struct consol_reader, rh);
+
+	WRITE_ONCE(r->seen_by_cb, READ_ONCE(r->left));
+	WRITE_ONCE(r->cb_ran, true);
+}
+
+/* A callback that never ran saw nothing: seen_by_cb stays false. */
+static bool wait_call_rcu(struct consol_reader *r)
+{
+	call_rcu(&r->rh, consol_cb);
+	rcu_barrier();
+	return READ_ONCE(r->seen_by_cb);
+}
+
+static bool wait_call_rcu_hurry(struct consol_reader *r)
+{
+	call_rcu_hurry(&r->rh, consol_cb);
+	rcu_barrier();
+	return READ_ONCE(r->seen_by_cb);
+}
+
+/* rcu_barrier() returns after the callback, so after the reader. */
+static bool wait_rcu_barrier(struct consol_reader *r)
+{
+	call_rcu(&r->rh, consol_cb);
+	rcu_barrier();
+	return READ_ONCE(r->cb_ran) && READ_ONCE(r->left);
+}
+
+/* The reader reads the object last thing: an early free is a KASAN report. */
+static bool wait_kfree_rcu(struct consol_reader *r)
+{
+	kfree_rcu(r->obj, rh);
+	kvfree_rcu_barrier();
+	return READ_ONCE(r->left);
+}
+
+static bool wait_kfree_rcu_mightsleep(struct consol_reader *r)
+{
+	kfree_rcu_mightsleep(r->obj);
+	kvfree_rcu_barrier();
+	return READ_ONCE(r->left);
+}
+
+static bool wait_cond_synchronize_rcu(struct consol_reader *r)
+{
+	cond_synchronize_rcu(get_state_synchronize_rcu());
+	return READ_ONCE(r->left);
+}
+
+static bool wait_cond_synchronize_rcu_full(struct consol_reader *r)
+{
+	struct rcu_gp_oldstate rgos;
+
+	get_state_synchronize_rcu_full(&rgos);
+	cond_synchronize_rcu_full(&rgos);
+	return READ_ONCE(r->left);
+}
+
+static bool wait_cond_synchronize_rcu_expedited(struct consol_reader *r)
+{
+	cond_synchronize_rcu_expedited(get_state_synchronize_rcu());
+	return READ_ONCE(r->left);
+}
+
+static bool wait_cond_synchronize_rcu_expedited_full(struct consol_reader *r)
+{
+	struct rcu_gp_oldstate rgos;
+
+	get_state_synchronize_rcu_full(&rgos);
+	cond_synchronize_rcu_expedited_full(&rgos);
+	return READ_ONCE(r->left);
+}
+
+static bool poll_cookie(unsigned long cookie, struct consol_reader *r)
+{
+	while (!poll_state_synchronize_rcu(cookie))
+		schedule_timeout_uninterruptible(1);
+	return READ_ONCE(r->left);
+}
+
+static bool poll_cookie_full(struct rcu_gp_oldstate *rgos,
+			     struct consol_reader *r)
+{
+	while (!poll_state_synchronize_rcu_full(rgos))
+		schedule_timeout_uninterruptible(1);
+	return READ_ONCE(r->left);
+}
+
+static bool wait_start_poll_synchronize_rcu(struct consol_reader *r)
+{
+	return poll_cookie(start_poll_synchronize_rcu(), r);
+}
+
+static bool wait_start_poll_synchronize_rcu_full(struct consol_reader *r)
+{
+	struct rcu_gp_oldstate rgos;
+
+	start_poll_synchronize_rcu_full(&rgos);
+	return poll_cookie_full(&rgos, r);
+}
+
+static bool wait_start_poll_synchronize_rcu_expedited(struct consol_reader *r)
+{
+	return poll_cookie(start_poll_synchronize_rcu_expedited(), r);
+}
+
+static bool
+wait_start_poll_synchronize_rcu_expedited_full(struct consol_reader *r)
+{
+	struct rcu_gp_oldstate rgos;
+
+	start_poll_synchronize_rcu_expedited_full(&rgos);
+	return poll_cookie_full(&rgos, r);
+}
+
+/* What cpumap's teardown uses: a work item queued after a grace period. */
+static void consol_rwork_fn(struct work_struct *work)
+{
+	struct consol_reader *r = container_of(to_rcu_work(work),
+					       struct consol_reader, rwork);
+
+	WRITE_ONCE(r->seen_by_cb, READ_ONCE(r->left));
+	WRITE_ONCE(r->cb_ran, true);
+}
+
+static bool wait_queue_rcu_work(struct consol_reader *r)
+{
+	INIT_RCU_WORK(&r->rwork, consol_rwork_fn);
+	queue_rcu_work(system_wq, &r->rwork);
+	flush_rcu_work(&r->rwork);
+	return READ_ONCE(r->seen_by_cb);
+}
+
+struct consol_updater {
+	const char *name;
+	const char *covers;
+	bool (*wait)(struct consol_reader *r);
+	bool frees_obj;		/* the primitive frees r->obj */
+};
+
+#define UPDATER(fn, covers, ...) { #fn, covers, wait_##fn, __VA_ARGS__ }
+
+static const struct consol_updater consol_updaters[] = {
+	UPDATER(synchronize_rcu, "synchronize_rcu"),
+	UPDATER(synchronize_rcu_expedited, "synchronize_rcu_expedited"),
+	UPDATER(synchronize_net, "synchronize_net"),
+	UPDATER(synchronize_rcu_mult, "synchronize_rcu_mult call_rcu_hurry"),
+	UPDATER(call_rcu, "call_rcu"),
+	UPDATER(call_rcu_hurry, "call_rcu_hurry"),
+	UPDATER(rcu_barrier, "rcu_barrier call_rcu"),
+	UPDATER(kfree_rcu, "kfree_rcu kvfree_rcu_barrier", true),
+	UPDATER(kfree_rcu_mightsleep, "kfree_rcu_mightsleep kvfree_rcu_barrier",
+		true),
+	UPDATER(cond_synchronize_rcu,
+		"get_state_synchronize_rcu cond_synchronize_rcu"),
+	UPDATER(cond_synchronize_rcu_full,
+		"get_state_synchronize_rcu_full cond_synchronize_rcu_full"),
+	UPDATER(cond_synchronize_rcu_expedited,
+		"get_state_synchronize_rcu cond_synchronize_rcu_expedited"),
+	UPDATER(cond_synchronize_rcu_expedited_full,
+		"get_state_synchronize_rcu_full cond_synchronize_rcu_expedited_full"),
+	UPDATER(start_poll_synchronize_rcu,
+		"start_poll_synchronize_rcu poll_state_synchronize_rcu"),
+	UPDATER(start_poll_synchronize_rcu_full,
+		"start_poll_synchronize_rcu_full poll_state_synchronize_rcu_full"),
+	UPDATER(start_poll_synchronize_rcu_expedited,
+		"start_poll_synchronize_rcu_expedited poll_state_synchronize_rcu"),
+	UPDATER(start_poll_synchronize_rcu_expedited_full,
+		"start_poll_synchronize_rcu_expedited_full poll_state_synchronize_rcu_full"),
+	UPDATER(queue_rcu_work, "queue_rcu_work flush_rcu_work"),
+};
+
+#define N_READERS ARRAY_SIZE(consol_readers)
+#define N_PAIRS (ARRAY_SIZE(consol_updaters) * N_READERS)
+
+/*
+ * The parameters of waits_for_reader: every updater with every reader kind,
+ * named "updater.reader".  A parameter is an index into that product.
+ */
+static unsigned int consol_pair_index[N_PAIRS];
+
+static const void *consol_pair_gen(const void *prev, char *desc)
+{
+	const unsigned int *p = prev ? (const unsigned int *)prev + 1 :
+				consol_pair_index;
+
+	if (p == consol_pair_index + N_PAIRS)
+		return NULL;
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s.%s",
+		 consol_updaters[*p / N_READERS].name,
+		 consol_readers[*p % N_READERS].name);
+	return p;
+}
+
+static void waits_for_reader(struct kunit *test)
+{
+	unsigned int pair = *(const unsigned int *)test->param_value;
+	const struct consol_updater *u = &consol_updaters[pair / N_READERS];
+	const struct consol_reader_kind *kind = &consol_readers[pair % N_READERS];
+	struct consol_reader *r;
+	struct task_struct *t;
+	unsigned int i, early = 0, bad = 0;
+	char covers[160];
+
+	snprintf(covers, sizeof(covers), "%s %s", u->covers, kind->covers);
+	rcuvet_covers(test, covers);
+	rcuvet_pin_updater(test);
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+
+	for (i = 0; i < reps; i++) {
+		memset(r, 0, sizeof(*r));
+		r->kind = kind;
+		r->body = consol_body;
+		init_completion(&r->inside);
+		init_completion(&r->handler_done);
+		init_completion(&r->done);
+		r->obj = kmalloc(sizeof(*r->obj), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, r->obj);
+		r->obj->magic = CONSOL_MAGIC;
+
+		t = kthread_run_on_cpu(consol_reader_fn, r, RCUVET_READER_CPU,
+				       "rcuvet_consol/%u");
+		if (IS_ERR(t))
+			kfree(r->obj);
+		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(t), "cannot start the reader");
+		wait_for_completion(&r->inside);
+		early += !u->wait(r);
+		wait_for_completion(&r->done);
+		bad += r->obj_bad;
+		if (!u->frees_obj)
+			kfree(r->obj);
+	}
+	KUNIT_EXPECT_EQ_MSG(test, early, 0,
+			    "%u of %u grace periods ended while the %s reader was inside",
+			    early, reps, kind->name);
+	KUNIT_EXPECT_EQ_MSG(test, bad, 0, "the reader's object was not intact");
+}
+
+/*
+ * A completed cookie needs no grace period: polling it succeeds at once and
+ * a conditional wait on it returns without waiting, even while a reader of
+ * every kind is inside (the reader would otherwise hold it hold_ms).
+ */
+static void completed_cookie(struct kunit *test)
+{
+	struct rcu_gp_oldstate rgos;
+	unsigned long cookie = get_completed_synchronize_rcu();
+
+	rcuvet_covers(test, "get_completed_synchronize_rcu get_completed_synchronize_rcu_full");
+	rcuvet_covers(test, "poll_state_synchronize_rcu_full same_state_synchronize_rcu");
+	get_completed_synchronize_rcu_full(&rgos);
+	KUNIT_EXPECT_TRUE(test, poll_state_synchronize_rcu(cookie));
+	KUNIT_EXPECT_TRUE(test, poll_state_synchronize_rcu_full(&rgos));
+	KUNIT_EXPECT_TRUE(test,
+			  same_state_synchronize_rcu(cookie, get_completed_synchronize_rcu()));
+	/* A fresh cookie, taken inside a reader, is not yet complete. */
+	rcu_read_lock();
+	cookie = get_state_synchronize_rcu();
+	KUNIT_EXPECT_FALSE(test, poll_state_synchronize_rcu(cookie));
+	rcu_read_unlock();
+	synchronize_rcu();
+	KUNIT_EXPECT_TRUE(test, poll_state_synchronize_rcu(cookie));
+}
+
+static struct kunit_case consol_cases[] = {
+	KUNIT_CASE_PARAM_ATTR(waits_for_reader, consol_pair_gen,
+			      { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE(completed_cookie),
+	{}
+};
+
+static int consol_suite_init(struct kunit_suite *suite)
+{
+	unsigned int i;
+
+	for (i = 0; i < N_PAIRS; i++)
+		consol_pair_index[i] = i;
+	return 0;
+}
+
+static struct kunit_suite consol_suite = {
+	.name = "rcuvet_consol",
+	.suite_init = consol_suite_init,
+	.test_cases = consol_cases,
+};
+kunit_test_suite(consol_suite);
+
+MODULE_DESCRIPTION("rcuvet: consolidated grace periods wait for every reader kind");
+MODULE_LICENSE("GPL");
