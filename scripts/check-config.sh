@@ -38,7 +38,7 @@ for frag in "$@"; do
 			continue
 			;;
 		esac
-		kconfig_deps "${opt#CONFIG_}" >&2
+		kconfig_deps "${opt#CONFIG_}" >&2 || true
 		bad=$((bad + 1))
 	done <"$frag"
 done

@@ -19,7 +19,7 @@ KBUILD_ROOT=${RCUVET_KERNEL_BUILD:-$BUILD}
 # applied, or the user's own tree (KSRC=), patched only with PATCHES=1.
 DEBIAN_TARBALL=/usr/src/linux-source-6.12.tar.xz
 PRISTINE=$KBUILD_ROOT/tree/pristine
-SERIES=$RCUVET_ROOT/kernel/patches/series
+SERIES=${RCUVET_SERIES:-$RCUVET_ROOT/kernel/patches/series}
 if [ -n "${KSRC:-}" ]; then
 	[ -f "$KSRC/Makefile" ] && [ -d "$KSRC/kernel/rcu" ] ||
 		{ echo "rcuvet: error: KSRC=$KSRC is not a Linux source tree" >&2; exit 1; }

@@ -12,9 +12,9 @@ series_patches() {
 	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$SERIES" | while read -r name opts; do
 		[ -n "$name" ] || continue
 		case "$opts" in "" | -p1) ;; *) die "series: '$name $opts': only -p1 patches are supported" ;; esac
-		[ -f "$RCUVET_ROOT/kernel/patches/$name" ] ||
-			die "series names '$name', but kernel/patches/$name does not exist"
-		printf '%s\n' "$RCUVET_ROOT/kernel/patches/$name"
+		[ -f "$(dirname "$SERIES")/$name" ] ||
+			die "series names '$name', but $(dirname "$SERIES")/$name does not exist"
+		printf '%s\n' "$(dirname "$SERIES")/$name"
 	done
 }
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Host tests of the pipeline, no kernel needed: the verdict on canned
-# console logs.  Each tests/verdict/CASE/ holds console.log, the plan
-# it was run with (plan) and what the verdict must conclude (expect):
+# Host tests of the pipeline, no kernel needed.  tests/pipeline/*.sh are
+# scripts that print what went wrong, or nothing.  tests/verdict/CASE/ runs
+# the verdict on a canned console log: console.log, the plan it was run
+# with (plan) and what the verdict must conclude (expect):
 #   status N        the verdict's exit status
 #   says TEXT       a line of its output contains TEXT
 #   counts TEXT     its summary reads "verdict: ..., TEXT"
@@ -40,17 +41,24 @@ check_case() {
 	done <"$dir/expect"
 }
 
-for dir in "$RCUVET_ROOT"/tests/verdict/*/; do
-	name=$(basename "$dir")
-	why=$(check_case "$dir" | paste -sd';' -)
-	if [ -z "$why" ]; then
-		printf 'host-tests\tverdict.%s\tpass\t0\t\n' "$name" >>"$tsv"
+# record NAME WHY: one row; WHY empty means it passed.
+record() {
+	if [ -z "$2" ]; then
+		printf 'host-tests\t%s\tpass\t0\t\n' "$1" >>"$tsv"
 	else
-		note "verdict.$name: $why"
-		sed 's/^/        /' "$work/out"
-		printf 'host-tests\tverdict.%s\tfail\t0\t%s\n' "$name" "$why" >>"$tsv"
+		note "$1: $2"
+		printf 'host-tests\t%s\tfail\t0\t%s\n' "$1" "$2" >>"$tsv"
 		failed=1
 	fi
+}
+
+for dir in "$RCUVET_ROOT"/tests/verdict/*/; do
+	why=$(check_case "$dir" | paste -sd';' -)
+	[ -z "$why" ] || sed 's/^/        /' "$work/out"
+	record "verdict.$(basename "$dir")" "$why"
+done
+for t in "$RCUVET_ROOT"/tests/pipeline/*.sh; do
+	record "pipeline.$(basename "$t" .sh)" "$("$t" 2>&1 | paste -sd';' -)"
 done
 note "$(awk -F'\t' '{ n[$3]++ } END { printf "%d passed, %d failed", n["pass"], n["fail"] }' "$tsv")"
 exit $failed
