@@ -12,6 +12,9 @@ out=${3:?usage: boot.sh PROFILE PLAN OUTDIR}
 console=$out/console.log
 mkdir -p "$out"
 rm -f "$console"
+# A plan may set its own limit ("boot-timeout: SECONDS", a host-only line).
+timeout_s=$(sed -n 's/^boot-timeout:[[:space:]]*//p' "$RCUVET_ROOT/configs/plans/$plan.plan")
+timeout_s=${timeout_s:-$BOOT_TIMEOUT}
 
 # Slow emulation must not trip the stall, hung-task and lockup detectors.
 cmdline="console=ttyS0 printk.devkmsg=on panic=-1 \
@@ -19,12 +22,12 @@ rcupdate.rcu_cpu_stall_timeout=300 rcupdate.rcu_task_stall_timeout=120000 \
 sysctl.kernel.hung_task_timeout_secs=600 watchdog_thresh=60 \
 $CMDLINE rcuvet_plan=$plan rcuvet_cpus=$QEMU_SMP"
 
-step "boot $PROFILE, plan $plan (timeout ${BOOT_TIMEOUT}s)"
+step "boot $PROFILE, plan $plan (timeout ${timeout_s}s)"
 # One guest at a time per machine: timing-based tests need the cores.
 exec 9>"$KBUILD_ROOT/boot.lock"
 flock 9
 start=$(date +%s)
-timeout --kill-after=10 "$BOOT_TIMEOUT" \
+timeout --kill-after=10 "$timeout_s" \
 	qemu-system-x86_64 -accel tcg,thread=multi -cpu max \
 	-smp "$QEMU_SMP" -m "$QEMU_MEM" -nodefaults -display none -no-reboot \
 	-kernel "$KOBJ/arch/x86/boot/bzImage" -initrd "$OBJ/initramfs.cpio" \
@@ -42,8 +45,10 @@ rc=0
 wait $pid || rc=$?
 note "guest ended after $(($(date +%s) - start)) s"
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-	printf 'rcuvet: guest hung: no end within %ss; last 50 console lines:\n' "$BOOT_TIMEOUT" >&2
-	tail -n 50 "$console" >&2
+	{
+		printf 'rcuvet: guest hung: no end within %ss; last 50 console lines:\n' "$timeout_s"
+		tail -n 50 "$console"
+	} | tee "$out/boot.txt" >&2
 	exit 3
 elif [ $rc -ne 0 ]; then
 	tail -n 20 "$console" >&2

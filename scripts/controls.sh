@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # controls PROFILE TSV PLAN...: run negative (and positive) controls.  A
 # control plan says how its run must end, on host-only lines:
-#   control: verdict-fails TEXT   the run fails, the verdict names TEXT
+#   control: verdict-fails TEXT   the run fails, the verdict (or the boot
+#                                 step, for a hang) says TEXT
 #   control: test-fails PATH      the test PATH is among the failures
 #   control: tests-fail GLOB      every test matching GLOB failed (and some did)
 #   control: tests-pass GLOB      every test matching GLOB passed (and some did)
@@ -41,8 +42,8 @@ judge() {
 			;;
 		verdict-fails)
 			[ "$rc" -eq 1 ] || echo "the run passed (status $rc)"
-			grep -qF -- "$arg" "$out/verdict.txt" 2>/dev/null ||
-				echo "the verdict does not say '$arg'"
+			grep -qsF -- "$arg" "$out/verdict.txt" "$out/boot.txt" ||
+				echo "neither the verdict nor the boot says '$arg'"
 			;;
 		test-fails)
 			awk -F'\t' -v t="$arg" '$2 == t && $3 == "fail" { f = 1 } END { exit !f }' \

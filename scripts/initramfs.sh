@@ -29,9 +29,9 @@ mkdir -p "$plans"
 		while read -r name path; do
 			echo "file /lib/modules/$name $path 644 0 0"
 		done
-	# Host-only lines ("control: ...") stay on the host.
+	# Host-only lines ("control: ...", "boot-timeout: ...") stay on the host.
 	for plan in "$RCUVET_ROOT"/configs/plans/*.plan; do
-		grep -v '^control:' "$plan" >"$plans/$(basename "$plan")"
+		grep -vE '^[a-z-]+:' "$plan" >"$plans/$(basename "$plan")"
 		echo "file /etc/rcuvet/plans/$(basename "$plan") $plans/$(basename "$plan") 644 0 0"
 	done
 } >"$list"

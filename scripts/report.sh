@@ -12,6 +12,11 @@ out=${2:?usage: report.sh TITLE OUTDIR}
 	printf -- '- kernel: %s\n' "${kver#Linux version }"
 	printf -- '- verdict: %s\n' "$(grep -m1 '^verdict:' "$out/verdict.txt" | cut -d' ' -f2-)"
 	printf -- '- files: console.log, ktap.txt, config, results.tsv\n'
+	if [ -f "$out/boot.txt" ]; then
+		printf '\n```\n'
+		cat "$out/boot.txt"
+		printf '```\n'
+	fi
 	if grep -q '^FAIL' "$out/verdict.txt"; then
 		printf '\nWhy it failed:\n\n'
 		grep '^FAIL' "$out/verdict.txt" | sed 's/^FAIL: /- /'

@@ -7,6 +7,7 @@
  *   mode=pass      a clean passing case (the positive control)
  *   mode=fail      a failing assertion
  *   mode=panic     the guest panics in the middle of the test
+ *   mode=hang      the test never returns: the boot times out
  *   mode=splat     the case passes but leaves a lockdep "suspicious RCU
  *                  usage" splat behind
  *   mode=expected  the same splat, announced with the expect-splat
@@ -14,6 +15,7 @@
  *   mode=missing   a splat announced with the markers that never comes
  */
 #include <kunit/test.h>
+#include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/panic.h>
 #include <linux/rcupdate.h>
@@ -22,7 +24,7 @@
 
 static char *mode = "pass";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "pass, fail, panic, splat, expected or missing");
+MODULE_PARM_DESC(mode, "pass, fail, panic, hang, splat, expected or missing");
 
 static int __rcu *ctl_ptr;
 
@@ -40,6 +42,9 @@ static void harness_control(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, 1, 2, "deliberately failing assertion");
 	} else if (!strcmp(mode, "panic")) {
 		panic("rcuvet control: deliberate panic in the middle of a test");
+	} else if (!strcmp(mode, "hang")) {
+		for (;;)
+			msleep(1000);
 	} else if (!strcmp(mode, "splat")) {
 		ctl_bad_dereference();
 	} else if (!strcmp(mode, "expected")) {
