@@ -36,6 +36,8 @@ else
 fi
 # Identity of the tree's content (source + applied series), for stamps.
 TREE_ID=$KBUILD_ROOT/tree/$TREE_TAG.id
+# Paths under the build folder hash relative: checkouts share cache hits.
+export CCACHE_BASEDIR=$KBUILD_ROOT
 
 _rcuvet_t0=${_rcuvet_t0:-$(date +%s)}
 export _rcuvet_t0
