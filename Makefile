@@ -17,7 +17,7 @@ S := scripts
 
 help:
 	@sed -n 's/^#   //p' Makefile
-	@echo "  make profiles | selftest-harness | controls | test-host | clean"
+	@echo "  make profiles | selftest-harness | controls | test-host | coverage | clean"
 
 run: setup
 	@$(S)/run.sh
@@ -40,7 +40,10 @@ controls: setup
 test-host:
 	@tests/run.sh build/host-tests.tsv
 
+coverage:
+	@$(S)/api-coverage.sh docs/api-coverage.md $(wildcard results/*/results.tsv)
+
 clean:
 	rm -rf build results
 
-.PHONY: help run check setup profiles selftest-harness controls test-host clean
+.PHONY: help run check setup profiles selftest-harness controls test-host coverage clean

@@ -19,6 +19,16 @@ for p in $profiles; do
 	tsvs+=("$RESULTS/$p/results.tsv")
 done
 
+step "API coverage: every member has a test or a stated reason"
+cov=$RESULTS/api-coverage.tsv
+if "$RCUVET_ROOT/scripts/api-coverage.sh" "$RESULTS/api-coverage.md" "${tsvs[@]:1}" 2>"$RESULTS/api-coverage.err"; then
+	printf 'coverage\tapi-members-covered\tpass\t0\t\n' >"$cov"
+else
+	cat "$RESULTS/api-coverage.err" >&2
+	printf 'coverage\tapi-members-covered\tfail\t0\t%s\n' "$(head -c 300 "$RESULTS/api-coverage.err")" >"$cov"
+fi
+tsvs+=("$cov")
+
 ctl=${CONTROLS_PROFILE:-${profiles%% *}}
 step "negative controls on $ctl"
 mapfile -t plans < <(basename -s .plan "$RCUVET_ROOT"/configs/plans/ctl-*.plan)

@@ -92,6 +92,8 @@ static void section_##kind(struct consol_reader *r)		\
 SECTION(rcu_read_lock, rcu_read_lock(), rcu_read_unlock())
 SECTION(rcu_read_lock_bh, rcu_read_lock_bh(), rcu_read_unlock_bh())
 SECTION(rcu_read_lock_sched, rcu_read_lock_sched(), rcu_read_unlock_sched())
+SECTION(rcu_read_lock_sched_notrace, rcu_read_lock_sched_notrace(),
+	rcu_read_unlock_sched_notrace())
 SECTION(preempt_disable, preempt_disable(), preempt_enable())
 SECTION(local_bh_disable, local_bh_disable(), local_bh_enable())
 SECTION(local_irq_disable, local_irq_disable(), local_irq_enable())
@@ -141,6 +143,8 @@ static const struct consol_reader_kind consol_readers[] = {
 	READER(rcu_read_lock, "rcu_read_lock rcu_read_unlock"),
 	READER(rcu_read_lock_bh, "rcu_read_lock_bh rcu_read_unlock_bh"),
 	READER(rcu_read_lock_sched, "rcu_read_lock_sched rcu_read_unlock_sched"),
+	READER(rcu_read_lock_sched_notrace,
+	       "rcu_read_lock_sched_notrace rcu_read_unlock_sched_notrace"),
 	READER(preempt_disable, "preempt_disable preempt_enable"),
 	READER(local_bh_disable, "local_bh_disable local_bh_enable"),
 	READER(local_irq_disable, "local_irq_disable local_irq_enable"),
