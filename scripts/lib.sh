@@ -92,9 +92,11 @@ list_profiles() {
 }
 
 # load_profile NAME: set PROFILE, FRAGMENTS, CMDLINE, QEMU_*, KOBJ (the
-# kernel's O= folder), OBJ (modules, initramfs) and OUT (results).
+# kernel's O= folder), OBJ (modules, initramfs) and OUT (results).  A
+# profile with KERNEL_OF=OTHER boots OTHER's kernel (with its fragments)
+# under its own command line, QEMU settings and plans: no second build.
 load_profile() {
-	local f
+	local f kernel_of
 
 	PROFILE=$1
 	f=$(profile_file "$PROFILE")
@@ -103,6 +105,13 @@ load_profile() {
 	QEMU_SMP=2 QEMU_MEM=2G BOOT_TIMEOUT=900
 	# shellcheck source=/dev/null
 	. "$f"
+	if [ -n "$KERNEL_OF" ]; then
+		kernel_of=$KERNEL_OF
+		[ -f "$(profile_file "$kernel_of")" ] ||
+			die "profile '$PROFILE' boots the kernel of unknown profile '$kernel_of'"
+		FRAGMENTS=$(. "$(profile_file "$kernel_of")" && echo "$FRAGMENTS")
+		KERNEL_OF=$kernel_of
+	fi
 	KOBJ=$KBUILD_ROOT/$TREE_TAG/${KERNEL_OF:-$PROFILE}/kernel
 	OBJ=$BUILD/$TREE_TAG/$PROFILE
 	OUT=$RESULTS/$PROFILE
