@@ -9,6 +9,7 @@
 #   control: tests-pass GLOB      every test matching GLOB passed (and some did)
 #   control: verdict-passes       the run passes
 # A control passes when its run ends that way; each is one row of TSV.
+# "profile: NAME" in a control plan boots that profile instead of PROFILE.
 . "$(dirname "$0")/lib.sh"
 
 profile=${1:?usage: controls.sh PROFILE TSV PLAN...}
@@ -62,10 +63,12 @@ judge() {
 for plan in "$@"; do
 	planfile=$RCUVET_ROOT/configs/plans/$plan.plan
 	grep -q '^control:' "$planfile" || die "plan '$plan' has no 'control:' line"
-	out=$RESULTS/$profile/controls/$plan
+	p=$(sed -n 's/^profile:[[:space:]]*//p' "$planfile")
+	p=${p:-$profile}
+	out=$RESULTS/$p/controls/$plan
 	start=$(date +%s)
 	rc=0
-	"$RCUVET_ROOT/scripts/vet.sh" "$profile" "$plan" "$out" || rc=$?
+	"$RCUVET_ROOT/scripts/vet.sh" "$p" "$plan" "$out" || rc=$?
 	[ $rc -le 1 ] || die "control '$plan' could not run (status $rc)"
 	why=$(judge "$planfile" "$out" "$rc" | paste -sd';' -)
 	if [ -z "$why" ]; then
