@@ -14,6 +14,10 @@
  *   end-expect                     ... and must have done so by now
  *   kmemleak-clear                 forget leaks reported so far
  *   kmemleak-scan                  wait out kmemleak's minimum age, scan
+ *   wait-log SECONDS TEXT          wait until the kernel log shows TEXT
+ *                                  (after the last step began)
+ *   rmmod NAME                     unload a module
+ *   sleep SECONDS                  let kthreads a module started settle
  *
  * Every line this program prints goes through /dev/kmsg, so the host sees
  * it in order with the kernel's own messages and with a timestamp.  The
@@ -193,6 +197,51 @@ static int run_program(char **argv)
 	return WEXITSTATUS(status);
 }
 
+/*
+ * Wait until a kernel log record printed after the last "rcuvet: begin"
+ * marker contains text: modules such as refscale run their tests in
+ * kthreads and report long after their init returned.
+ */
+static void wait_log(int seconds, const char *text)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	int waited = 0, found = 0;
+	char rec[2048];
+	ssize_t n;
+
+	if (fd < 0) {
+		error("wait-log: cannot read /dev/kmsg: %s", strerror(errno));
+		return;
+	}
+	for (;;) {
+		n = read(fd, rec, sizeof(rec) - 1);
+		if (n > 0) {
+			rec[n] = '\0';
+			if (strstr(rec, "rcuvet: begin "))
+				found = 0;	/* only what the last step printed */
+			else if (strstr(rec, text))
+				found = 1;
+			continue;
+		}
+		if (n < 0 && errno == EPIPE)
+			continue;	/* records overwritten: read on */
+		if (found)
+			break;
+		if (waited++ >= seconds) {
+			error("wait-log: '%s' not in the log within %d s", text, seconds);
+			break;
+		}
+		sleep(1);
+	}
+	close(fd);
+}
+
+static void unload_module(const char *name)
+{
+	if (syscall(SYS_delete_module, name, O_NONBLOCK))
+		error("rmmod %s: %s", name, strerror(errno));
+}
+
 #define KMEMLEAK "/sys/kernel/debug/kmemleak"
 
 static void kmemleak(const char *what)
@@ -240,7 +289,7 @@ static void run_step(char *line)
 {
 	char *argv[MAX_ARGS];
 	char *rest = line + strspn(line, " \t");
-	int status;
+	int status, seconds, text = 0;
 
 	rest[strcspn(rest, "\n")] = '\0';
 	if (!*rest || *rest == '#')
@@ -249,10 +298,18 @@ static void run_step(char *line)
 		say("expect-splat %s", rest + 13);
 		return;
 	}
+	if (sscanf(rest, "wait-log %d %n", &seconds, &text) == 1 && rest[text]) {
+		wait_log(seconds, rest + text);
+		return;
+	}
 	if (split(rest, argv) < 1)
 		return;
 	if (!strcmp(argv[0], "end-expect")) {
 		say("end-expect");
+	} else if (!strcmp(argv[0], "rmmod") && argv[1]) {
+		unload_module(argv[1]);
+	} else if (!strcmp(argv[0], "sleep") && argv[1]) {
+		sleep(atoi(argv[1]));
 	} else if (!strcmp(argv[0], "kmemleak-clear") ||
 		   !strcmp(argv[0], "kmemleak-scan")) {
 		say("begin %s", argv[0]);
