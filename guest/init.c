@@ -60,7 +60,7 @@ static void say(const char *fmt, ...)
 		fprintf(stderr, "%s\n", buf);
 }
 
-static void error(const char *fmt, ...)
+static void guest_error(const char *fmt, ...)
 {
 	char buf[900];
 	va_list ap;
@@ -76,7 +76,7 @@ static void mount_fs(const char *type, const char *dir)
 {
 	mkdir(dir, 0755);
 	if (mount(type, dir, type, 0, NULL) && errno != EBUSY)
-		error("cannot mount %s on %s: %s", type, dir, strerror(errno));
+		guest_error("cannot mount %s on %s: %s", type, dir, strerror(errno));
 }
 
 static int write_file(const char *path, const char *text)
@@ -126,7 +126,7 @@ static void check_cpus(void)
 
 	say("cpus online=%ld want=%ld", have, want);
 	if (have < want)
-		error("only %ld of %ld CPUs are online: cross-CPU tests would %s",
+		guest_error("only %ld of %ld CPUs are online: cross-CPU tests would %s",
 		      have, want, "pass trivially (is CONFIG_ACPI set?)");
 }
 
@@ -142,14 +142,14 @@ static int run_module(char **argv)
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		error("module %s: cannot open %s: %s", argv[0], path, strerror(errno));
+		guest_error("module %s: cannot open %s: %s", argv[0], path, strerror(errno));
 		return -errno;
 	}
 	if (syscall(SYS_finit_module, fd, params, 0)) {
 		int err = errno;
 
 		close(fd);
-		error("module %s: finit_module: %s", argv[0], strerror(err));
+		guest_error("module %s: finit_module: %s", argv[0], strerror(err));
 		return -err;
 	}
 	close(fd);
@@ -164,7 +164,7 @@ static int run_program(char **argv)
 
 	snprintf(path, sizeof(path), "/bin/%s", argv[0]);
 	if (pipe(pipefd)) {
-		error("program %s: pipe: %s", argv[0], strerror(errno));
+		guest_error("program %s: pipe: %s", argv[0], strerror(errno));
 		return -errno;
 	}
 	pid = fork();
@@ -181,7 +181,7 @@ static int run_program(char **argv)
 	close(pipefd[1]);
 	if (pid < 0) {
 		close(pipefd[0]);
-		error("program %s: fork: %s", argv[0], strerror(errno));
+		guest_error("program %s: fork: %s", argv[0], strerror(errno));
 		return -errno;
 	}
 	forward_lines(pipefd[0], "");
@@ -189,11 +189,11 @@ static int run_program(char **argv)
 	if (waitpid(pid, &status, 0) < 0)
 		return -errno;
 	if (WIFSIGNALED(status)) {
-		error("program %s: killed by signal %d", argv[0], WTERMSIG(status));
+		guest_error("program %s: killed by signal %d", argv[0], WTERMSIG(status));
 		return 128 + WTERMSIG(status);
 	}
 	if (WEXITSTATUS(status))
-		error("program %s: exit status %d", argv[0], WEXITSTATUS(status));
+		guest_error("program %s: exit status %d", argv[0], WEXITSTATUS(status));
 	return WEXITSTATUS(status);
 }
 
@@ -210,7 +210,7 @@ static void wait_log(int seconds, const char *text)
 	ssize_t n;
 
 	if (fd < 0) {
-		error("wait-log: cannot read /dev/kmsg: %s", strerror(errno));
+		guest_error("wait-log: cannot read /dev/kmsg: %s", strerror(errno));
 		return;
 	}
 	for (;;) {
@@ -228,7 +228,7 @@ static void wait_log(int seconds, const char *text)
 		if (found)
 			break;
 		if (waited++ >= seconds) {
-			error("wait-log: '%s' not in the log within %d s", text, seconds);
+			guest_error("wait-log: '%s' not in the log within %d s", text, seconds);
 			break;
 		}
 		sleep(1);
@@ -239,12 +239,12 @@ static void wait_log(int seconds, const char *text)
 static void unload_module(const char *name)
 {
 	if (syscall(SYS_delete_module, name, O_NONBLOCK))
-		error("rmmod %s: %s", name, strerror(errno));
+		guest_error("rmmod %s: %s", name, strerror(errno));
 }
 
 #define KMEMLEAK "/sys/kernel/debug/kmemleak"
 
-static void kmemleak(const char *what)
+static void kmemleak_step(const char *what)
 {
 	int fd, err;
 
@@ -262,7 +262,7 @@ static void kmemleak(const char *what)
 			err = write_file(KMEMLEAK, "clear");
 	}
 	if (err) {
-		error("kmemleak %s: %s", what, strerror(-err));
+		guest_error("kmemleak %s: %s", what, strerror(-err));
 		return;
 	}
 	fd = open(KMEMLEAK, O_RDONLY);
@@ -313,7 +313,7 @@ static void run_step(char *line)
 	} else if (!strcmp(argv[0], "kmemleak-clear") ||
 		   !strcmp(argv[0], "kmemleak-scan")) {
 		say("begin %s", argv[0]);
-		kmemleak(argv[0] + 9);
+		kmemleak_step(argv[0] + 9);
 		say("end %s status=0", argv[0]);
 	} else if (argv[1] && (!strcmp(argv[0], "module") ||
 			       !strcmp(argv[0], "kunit") ||
@@ -325,7 +325,7 @@ static void run_step(char *line)
 			status = run_program(argv + 1);
 		say("end %s status=%d", argv[1], status);
 	} else {
-		error("plan: cannot read step '%s'", argv[0]);
+		guest_error("plan: cannot read step '%s'", argv[0]);
 	}
 }
 
@@ -337,7 +337,7 @@ static void run_plan(const char *name)
 	snprintf(path, sizeof(path), "/etc/rcuvet/plans/%s.plan", name);
 	plan = fopen(path, "r");
 	if (!plan) {
-		error("no plan '%s' in this initramfs (%s)", name, strerror(errno));
+		guest_error("no plan '%s' in this initramfs (%s)", name, strerror(errno));
 		return;
 	}
 	say("plan %s", name);
