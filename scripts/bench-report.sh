@@ -87,6 +87,44 @@ plot() {
 	done
 }
 
+# claims: the article's performance claims against this run's numbers, a
+# line per profile, with the rule each verdict follows.
+claims() {
+	awk -F, '
+	{ m[$1, $2, $3, $4] = $5; mn[$1, $2, $3, $4] = $6
+	  if (!($1 in s)) { s[$1] = 1; pr[++np] = $1 } }
+	function say(claim, p, text, ok) {
+		printf "| %s | %s | %s | %s |\n", claim, p, text, ok ? "confirmed" : "**contradicted**"
+	}
+	END {
+		print "\n### The article'"'"'s claims, measured\n"
+		print "| claim (rule) | profile | measured | verdict |"
+		print "|---|---|---|---|"
+		for (i = 1; i <= np; i++) {
+			p = pr[i]
+			n = m[p, "rcuvet", "gp_ns", "synchronize_rcu"]
+			e = m[p, "rcuvet", "gp_ns", "synchronize_rcu_expedited"]
+			if (n && e)
+				say("expedited is about an order of magnitude faster (ratio >= 5)", p,
+				    sprintf("synchronize_rcu %.2f ms / expedited %.3f ms = x%.1f", n / 1e6, e / 1e6, n / e), n / e >= 5)
+			t = mn[p, "rcuvet", "gp_ns", "synchronize_rcu_tasks"]
+			if (t)
+				say("an RCU Tasks grace period takes at least ~100 ms (min >= 80 ms)", p,
+				    sprintf("shortest synchronize_rcu_tasks(): %.1f ms", t / 1e6), t >= 80e6)
+			r = m[p, "rcuvet", "reader_ps", "rcu_read_lock"]
+			d = m[p, "rcuvet", "reader_ps", "preempt_disable"]
+			if (r && d)
+				say("read side is extremely lightweight (rcu_read_lock <= 3x preempt_disable)", p,
+				    sprintf("rcu_read_lock %.2f ns, preempt_disable %.2f ns: x%.2f", r / 1e3, d / 1e3, r / d), r <= 3 * d)
+			b = m[p, "rcuvet", "gp_under_readers_ns", "local_bh_disable"]
+			z = m[p, "rcuvet", "gp_under_readers_ns", "none"]
+			if (b && z)
+				say("consolidated GPs wait for bh-disabled readers (GP under them > 1.5x idle)", p,
+				    sprintf("synchronize_rcu under back-to-back bh-disabled readers %.1f ms vs %.1f ms idle: x%.1f", b / 1e6, z / 1e6, b / z), b > 1.5 * z)
+		}
+	}' "$csv"
+}
+
 {
 	printf '## Benchmarks\n\nTimings are emulated (QEMU TCG): read the ratios, measured in the same boot.\n'
 	table "Reader cost, per enter/exit pair (rcuvet_bench)" reader_ps 1000 ns preempt_disable empty
@@ -94,6 +132,7 @@ plot() {
 	table "Grace-period latency" gp_ns 1000000 ms synchronize_rcu
 	table "synchronize_rcu() while CPU 1 runs back-to-back readers of each kind" \
 		gp_under_readers_ns 1000000 ms none
+	claims
 	printf '\n![reader cost](reader_cost.png) ![grace periods](gp_latency.png) ![under readers](gp_under_readers.png)\n'
 } >"$out/bench.md"
 plot reader_cost "Reader cost per enter/exit pair" "reader_ps" 1000 "ns"
