@@ -17,7 +17,7 @@ for kbuild in "$dst"/*/Kbuild; do
 	[ -d "$src/$(basename "$suite")" ] || { rm -rf "$suite"; continue; }
 	log=$suite/build.log
 	if ! kmake M="$suite" W=1 modules >"$log" 2>&1; then
-		grep -E 'error|warning' "$log" | head -20 >&2
+		grep -iE 'error|warning' "$log" | head -20 >&2
 		die "module suite '$(basename "$suite")' does not build for '$PROFILE'; log: $log"
 	fi
 	if grep -q 'warning:' "$log"; then

@@ -13,8 +13,9 @@
  *    truncated log never pass, whatever QEMU's exit status was;
  *  - the console holds no kernel badness (WARNING, BUG, KASAN, lockdep,
  *    RCU stalls, hung tasks, kmemleak, refcount, ...) except inside an
- *    "rcuvet: expect-splat PATTERN" ... "rcuvet: end-expect" window, where
- *    the splat must match PATTERN and must appear.
+ *    "rcuvet: expect-splat PATTERN" ... "rcuvet: end-expect" window (one
+ *    or more patterns), where every splat line must match a pattern (or be
+ *    the "Call Trace:" of one) and every pattern must have matched.
  *
  * Each leaf test case becomes a row of the results file; so do three
  * harness checks (boot-complete, plan-complete, kernel-clean), so that the
@@ -97,10 +98,16 @@ static const char *const check_name[] = {
 };
 static int problems[N_CHECKS];
 
-/* Expected-splat window. */
+/*
+ * Expected-splat window: one or more "expect-splat PATTERN" lines open it,
+ * "end-expect" closes it; every pattern must have matched a splat line.
+ */
+#define MAX_PATTERNS 8
 static struct {
-	int open, seen;
-	char pattern[256], item[128];
+	int open, n;
+	int seen[MAX_PATTERNS];
+	char pattern[MAX_PATTERNS][256];
+	char item[128];
 } expect;
 static int n_unexpected;
 
@@ -396,18 +403,25 @@ static void marker(const char *m)
 		cur_item->t_end = t_now;
 		cur_item = NULL;
 	} else if (starts(m, "expect-splat ")) {
-		if (expect.open)
-			problem(CLEAN, "expect-splat '%s' opened inside another window", m + 13);
-		expect.open = 1;
-		expect.seen = 0;
-		snprintf(expect.pattern, sizeof(expect.pattern), "%s", m + 13);
-		snprintf(expect.item, sizeof(expect.item), "%s", item_name());
+		if (!expect.open) {
+			expect.open = 1;
+			expect.n = 0;
+			snprintf(expect.item, sizeof(expect.item), "%s", item_name());
+		}
+		if (expect.n == MAX_PATTERNS) {
+			problem(CLEAN, "more than %d expect-splat patterns", MAX_PATTERNS);
+			return;
+		}
+		expect.seen[expect.n] = 0;
+		snprintf(expect.pattern[expect.n], sizeof(expect.pattern[0]), "%s", m + 13);
+		expect.n++;
 	} else if (!strcmp(m, "end-expect")) {
 		if (!expect.open)
 			problem(CLEAN, "end-expect without expect-splat");
-		else if (!expect.seen)
-			problem(CLEAN, "%s: expected splat '%s' did not appear",
-				expect.item, expect.pattern);
+		for (int i = 0; expect.open && i < expect.n; i++)
+			if (!expect.seen[i])
+				problem(CLEAN, "%s: expected splat '%s' did not appear",
+					expect.item, expect.pattern[i]);
 		expect.open = 0;
 	} else if (starts(m, "error: ")) {
 		problem(PLAN, "%s: guest reported: %s", item_name(), m + 7);
@@ -420,16 +434,17 @@ static void marker(const char *m)
 
 static void scan_badness(const char *line)
 {
+	int matched = 0, any_seen = 0;
+
 	if (!contains_any(line, badness))
 		return;
-	if (expect.open) {
-		if (strstr(line, expect.pattern)) {
-			expect.seen = 1;
-			return;
-		}
-		if (expect.seen && contains_any(line, continuation))
-			return;
+	for (int i = 0; expect.open && i < expect.n; i++) {
+		if (strstr(line, expect.pattern[i]))
+			expect.seen[i] = matched = 1;
+		any_seen |= expect.seen[i];
 	}
+	if (matched || (any_seen && contains_any(line, continuation)))
+		return;
 	if (n_unexpected++ < MAX_SHOWN)
 		problem(CLEAN, "%s: kernel splat: %s", item_name(), line);
 }
@@ -568,7 +583,7 @@ int main(int argc, char **argv)
 	check_items();
 	if (expect.open)
 		problem(CLEAN, "%s: expected splat '%s' has no end-expect",
-			expect.item, expect.pattern);
+			expect.item, expect.pattern[0]);
 	if (n_unexpected > MAX_SHOWN)
 		printf("FAIL: ... %d kernel splat lines in all\n", n_unexpected);
 
