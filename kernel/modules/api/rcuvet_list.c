@@ -88,7 +88,7 @@ static unsigned int reps = 3;
 module_param(reps, uint, 0444);
 MODULE_PARM_DESC(reps, "Repetitions of each deterministic (parked) scenario");
 
-static unsigned int ops = 400;
+static unsigned int ops = 250;
 module_param(ops, uint, 0444);
 MODULE_PARM_DESC(ops, "Updates per stress case");
 
