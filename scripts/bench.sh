@@ -20,8 +20,8 @@ for p in $profiles; do
 	if [ $rc -eq 0 ]; then
 		"$RCUVET_ROOT/scripts/bench-parse.sh" "$p" "$out/$p/console.log" >>"$csv"
 	else
-		why=$(grep -h -m3 -E 'rcuvet: error|^FAIL' "$out/$p.err" "$out/$p/verdict.txt" 2>/dev/null |
-			paste -sd';' -)
+		why=$(grep -hs -m3 -E 'rcuvet: error|^FAIL' "$out/$p.err" "$out/$p/verdict.txt" |
+			paste -sd';' - || true)
 		note "$p not measured: ${why:-vet.sh status $rc}"
 		printf -- '- `%s`: not measured: %s\n' "$p" "${why:-vet.sh status $rc}" >>"$out/not-measured.md"
 	fi

@@ -201,11 +201,13 @@ static bool wait_synchronize_rcu_expedited(struct consol_reader *r)
 	return READ_ONCE(r->left);
 }
 
+#ifdef CONFIG_NET
 static bool wait_synchronize_net(struct consol_reader *r)
 {
 	synchronize_net();
 	return READ_ONCE(r->left);
 }
+#endif
 
 static bool wait_synchronize_rcu_mult(struct consol_reader *r)
 {
@@ -361,7 +363,9 @@ struct consol_updater {
 static const struct consol_updater consol_updaters[] = {
 	UPDATER(synchronize_rcu, "synchronize_rcu"),
 	UPDATER(synchronize_rcu_expedited, "synchronize_rcu_expedited"),
+#ifdef CONFIG_NET
 	UPDATER(synchronize_net, "synchronize_net"),
+#endif
 	UPDATER(synchronize_rcu_mult, "synchronize_rcu_mult call_rcu_hurry"),
 	UPDATER(call_rcu, "call_rcu"),
 	UPDATER(call_rcu_hurry, "call_rcu_hurry"),
