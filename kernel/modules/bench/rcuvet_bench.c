@@ -291,10 +291,14 @@ static int bench_hog_fn(void *arg)
 {
 	struct bench_hog_run *h = arg;
 
+	/*
+	 * A scheduling point between readers: without one, a non-preemptible
+	 * kernel would never see this CPU pass a quiescent state at all.
+	 */
 	while (!READ_ONCE(h->stop)) {
 		h->hog->hold();
 		h->readers++;
-		cpu_relax();
+		cond_resched();
 	}
 	kthread_complete_and_exit(&h->done, 0);
 }
