@@ -9,8 +9,9 @@
  *    period over (synchronous waits, call_rcu() to its callback, polled
  *    completion, SRCU, RCU Tasks);
  *  - gp_under_readers: synchronize_rcu()'s latency while the other CPU
- *    runs back-to-back readers of one kind, each hold_us long: the cost of
- *    consolidation for the update side.
+ *    runs back-to-back readers of one kind, each hold_us long, against the
+ *    other CPU idle and busy outside readers: the cost of consolidation
+ *    for the update side.
  *
  * Every measurement is runs repetitions; each prints one line
  *   # <case>: rcuvet-bench <metric> <kind> median=<ns> min=<ns> max=<ns> n=<runs>
@@ -266,7 +267,8 @@ HOLD(local_bh_disable, local_bh_disable(), local_bh_enable())
 HOLD(local_irq_save, local_irq_save(flags), local_irq_restore(flags))
 
 static const struct bench_hog bench_hogs[] = {
-	{ "none", hold_none },
+	{ "idle", NULL },		/* no thread at all on the other CPU */
+	{ "none", hold_none },		/* busy, but outside any reader */
 	{ "rcu_read_lock", hold_rcu_read_lock },
 	{ "preempt_disable", hold_preempt_disable },
 	{ "local_bh_disable", hold_local_bh_disable },
@@ -317,8 +319,13 @@ static void gp_under_readers(struct kunit *test)
 	rcuvet_pin_updater(test);
 	h->hog = hog;
 	init_completion(&h->done);
-	t = kthread_run_on_cpu(bench_hog_fn, h, RCUVET_READER_CPU, "rcuvet_hog/%u");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	if (hog->hold) {
+		t = kthread_run_on_cpu(bench_hog_fn, h, RCUVET_READER_CPU,
+				       "rcuvet_hog/%u");
+		KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	} else {
+		complete(&h->done);
+	}
 	msleep(20);
 	for (i = 0; i < runs; i++) {
 		u64 t0 = ktime_get_ns();
@@ -329,7 +336,8 @@ static void gp_under_readers(struct kunit *test)
 	WRITE_ONCE(h->stop, true);
 	wait_for_completion(&h->done);
 	bench_report(test, "gp_under_readers_ns", hog->name, v, runs);
-	KUNIT_EXPECT_GT(test, h->readers, 0UL);
+	if (hog->hold)
+		KUNIT_EXPECT_GT(test, h->readers, 0UL);
 }
 
 static struct kunit_case bench_cases[] = {
