@@ -4,6 +4,11 @@
 . "$(dirname "$0")/lib.sh"
 
 load_profile "${1:?usage: build-kernel.sh PROFILE}"
+if borrowed_kernel; then
+	[ -f "$KOBJ/.rcuvet-built" ] ||
+		die "no built kernel for '$PROFILE' in $KOBJ (RCUVET_KERNEL_BUILD): build it in its own checkout"
+	exit 0
+fi
 log=$KOBJ/build.log
 stamp=$KOBJ/.rcuvet-built
 want=$(hash_of "$KOBJ/.config" "$TREE_ID")

@@ -5,6 +5,11 @@
 . "$(dirname "$0")/lib.sh"
 
 load_profile "${1:?usage: configure.sh PROFILE}"
+if borrowed_kernel; then
+	[ -f "$KOBJ/.rcuvet-built" ] ||
+		die "no built kernel for '$PROFILE' in $KOBJ (RCUVET_KERNEL_BUILD): build it in its own checkout"
+	exit 0
+fi
 mapfile -t frags < <(fragment_files)
 mkdir -p "$KOBJ"
 stamp=$KOBJ/.rcuvet-config

@@ -60,14 +60,21 @@ die() {
 	exit 1
 }
 
-# hash_of FILE...: one short hash over the names and contents of files.
+# hash_of FILE...: one short hash over the base names and contents of
+# files (not their folders: work trees sharing kernels agree on it).
 hash_of() {
 	local f
 
 	for f in "$@"; do
-		printf '%s\n' "$f"
+		basename "$f"
 		cat "$f"
 	done | sha1sum | cut -c1-16
+}
+
+# borrowed_kernel: true when the kernels belong to another checkout, which
+# alone configures and builds them.
+borrowed_kernel() {
+	[ "$KBUILD_ROOT" != "$BUILD" ]
 }
 
 profile_file() {
