@@ -62,6 +62,10 @@ apply_series() {
 	mv "$new" "$TREE"
 }
 
+if borrowed_kernel; then
+	note "tree: borrowed with the kernels from $KBUILD_ROOT"
+	exit 0
+fi
 mkdir -p "$BUILD/tree"
 if [ -n "${KSRC:-}" ] && [ "${PATCHES:-0}" != 1 ]; then
 	id="ksrc $KSRC $(git -C "$KSRC" rev-parse HEAD 2>/dev/null || stat -c %Y "$KSRC/Makefile")"
