@@ -349,7 +349,7 @@ static void kmem_cache_destroy_waits_for_kfree_rcu(struct kunit *test)
 	unsigned int i, j;
 	bool left;
 
-	rcuvet_covers(test, "kfree_rcu");
+	rcuvet_covers(test, "kfree_rcu kmem_cache_destroy");
 	for (i = 0; i < reps; i++) {
 		cache = kmem_cache_create("rcuvet_kfree_destroy",
 					  sizeof(struct kf_obj), 0,
