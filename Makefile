@@ -4,6 +4,7 @@
 #   make run        build, boot and vet (profiles: PROFILES="debug nopreempt")
 #   make check      the test suite: host tests, every profile, the controls
 #   make bench      reader cost and grace-period latency per preemption model
+#   make repeat     the check plan REPEAT=10 times in a row: the flake hunt
 #
 # Variables: PROFILE=name or PROFILES="a b", KSRC=/path/to/linux (your own
 # tree; PATCHES=1 to apply kernel/patches/series to a copy of it), PLAN=name
@@ -12,7 +13,7 @@
 ifdef PROFILE
 PROFILES := $(PROFILE)
 endif
-export PROFILES KSRC PATCHES PLAN JOBS
+export PROFILES KSRC PATCHES PLAN JOBS REPEAT
 
 S := scripts
 
@@ -28,6 +29,9 @@ check: setup
 
 bench: setup
 	@$(S)/bench.sh
+
+repeat: setup
+	@$(S)/repeat.sh
 
 setup:
 	@$(S)/setup.sh
@@ -50,4 +54,4 @@ coverage:
 clean:
 	rm -rf build results
 
-.PHONY: help run check bench setup profiles selftest-harness controls test-host coverage clean
+.PHONY: help run check bench repeat setup profiles selftest-harness controls test-host coverage clean
