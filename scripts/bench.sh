@@ -7,7 +7,7 @@
 
 profiles=${PROFILES:-perf-none perf-voluntary perf-full perf-rt}
 for p in $profiles; do load_profile "$p"; done
-out=$RESULTS/bench
+out=$RESULTS/${BENCH_NAME:-bench}
 rm -rf "$out"
 mkdir -p "$out"
 csv=$out/bench.csv
