@@ -17,13 +17,17 @@ csv=$out/bench.csv
 for p in $profiles; do
 	rc=0
 	"$RCUVET_ROOT/scripts/vet.sh" "$p" bench "$out/$p" 2>"$out/$p.err" || rc=$?
-	if [ $rc -eq 0 ]; then
+	# A failed boot still has whatever it measured before it failed.
+	if [ -f "$out/$p/console.log" ]; then
 		"$RCUVET_ROOT/scripts/bench-parse.sh" "$p" "$out/$p/console.log" >>"$csv"
-	else
+	fi
+	if [ $rc -ne 0 ]; then
 		why=$(grep -hs -m3 -E 'rcuvet: error|^FAIL' "$out/$p.err" "$out/$p/verdict.txt" |
 			paste -sd';' - || true)
-		note "$p not measured: ${why:-vet.sh status $rc}"
-		printf -- '- `%s`: not measured: %s\n' "$p" "${why:-vet.sh status $rc}" >>"$out/not-measured.md"
+		last=$(grep -ao 'rcuvet: begin [^ ]*' "$out/$p/console.log" 2>/dev/null | tail -1 | cut -d' ' -f3 || true)
+		note "$p failed: ${why:-vet.sh status $rc}"
+		printf -- '- `%s`: the boot failed (%s) after step `%s`; its numbers are those measured before\n' \
+			"$p" "${why:-vet.sh status $rc}" "${last:-none}" >>"$out/not-measured.md"
 	fi
 done
 "$RCUVET_ROOT/scripts/bench-report.sh" "$csv" "$out"
