@@ -24,7 +24,7 @@ $CMDLINE rcuvet_plan=$plan rcuvet_cpus=$QEMU_SMP"
 
 step "boot $PROFILE, plan $plan (timeout ${timeout_s}s)"
 # One guest at a time per machine: timing-based tests need the cores.
-exec 9>"$KBUILD_ROOT/boot.lock"
+exec 9>"$BOOT_LOCK"
 flock 9
 start=$(date +%s)
 timeout --kill-after=10 "$timeout_s" \

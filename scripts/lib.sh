@@ -15,6 +15,11 @@ JOBS=${JOBS:-$(nproc)}
 # work tree can reuse its kernels (and must not change their configs).
 KBUILD_ROOT=${RCUVET_KERNEL_BUILD:-$BUILD}
 
+# Guests boot one at a time machine-wide: the lock stays with the shared
+# kernels, whatever a profile builds where (see mutant profiles below);
+# RCUVET_BOOT_LOCK names it when a checkout boots kernels of its own.
+BOOT_LOCK=${RCUVET_BOOT_LOCK:-$KBUILD_ROOT/boot.lock}
+
 # The tree to build: Debian's packaged 6.12 with kernel/patches/series
 # applied, or the user's own tree (KSRC=), patched only with PATCHES=1.
 DEBIAN_TARBALL=/usr/src/linux-source-6.12.tar.xz
@@ -74,9 +79,9 @@ hash_of() {
 }
 
 # borrowed_kernel: true when the kernels belong to another checkout, which
-# alone configures and builds them.
+# alone configures and builds them.  A mutant profile's kernel never is.
 borrowed_kernel() {
-	[ "$KBUILD_ROOT" != "$BUILD" ]
+	[ -z "${MUTANT_OF:-}" ] && [ "$KBUILD_ROOT" != "$BUILD" ]
 }
 
 profile_file() {
@@ -95,13 +100,18 @@ list_profiles() {
 # kernel's O= folder), OBJ (modules, initramfs) and OUT (results).  A
 # profile with KERNEL_OF=OTHER boots OTHER's kernel (with its fragments)
 # under its own command line, QEMU settings and plans: no second build.
+# A mutant profile (MUTANT_OF=OTHER, MUTANT_PATCHES="mutants/x.patch ...")
+# builds OTHER's configuration from the series plus its deliberately
+# broken patches, for negative controls.  Its kernel is never borrowed
+# and never the shared one: it lives in build/mutants/NAME/, laid out like
+# the main build folder so that ccache serves every unchanged object.
 load_profile() {
 	local f kernel_of
 
 	PROFILE=$1
 	f=$(profile_file "$PROFILE")
 	[ -f "$f" ] || die "unknown profile '$PROFILE'; valid profiles: $(list_profiles | xargs)"
-	DESCRIPTION= FRAGMENTS= CMDLINE= KERNEL_OF=
+	DESCRIPTION= FRAGMENTS= CMDLINE= KERNEL_OF= MUTANT_OF= MUTANT_PATCHES=
 	QEMU_SMP=2 QEMU_MEM=2G BOOT_TIMEOUT=900
 	# shellcheck source=/dev/null
 	. "$f"
@@ -112,7 +122,19 @@ load_profile() {
 		FRAGMENTS=$(. "$(profile_file "$kernel_of")" && echo "$FRAGMENTS")
 		KERNEL_OF=$kernel_of
 	fi
-	KOBJ=$KBUILD_ROOT/$TREE_TAG/${KERNEL_OF:-$PROFILE}/kernel
+	if [ -n "$MUTANT_OF" ]; then
+		[ -z "$KERNEL_OF" ] || die "profile '$PROFILE' sets both KERNEL_OF and MUTANT_OF"
+		[ -f "$(profile_file "$MUTANT_OF")" ] ||
+			die "profile '$PROFILE' mutates unknown profile '$MUTANT_OF'"
+		FRAGMENTS=$(. "$(profile_file "$MUTANT_OF")" && echo "$FRAGMENTS")
+		KBUILD_ROOT=$BUILD/mutants/$PROFILE
+		TREE=$KBUILD_ROOT/tree/$TREE_TAG
+		TREE_ID=$KBUILD_ROOT/tree/$TREE_TAG.id
+		export CCACHE_BASEDIR=$KBUILD_ROOT
+		KOBJ=$KBUILD_ROOT/$TREE_TAG/$MUTANT_OF/kernel
+	else
+		KOBJ=$KBUILD_ROOT/$TREE_TAG/${KERNEL_OF:-$PROFILE}/kernel
+	fi
 	OBJ=$BUILD/$TREE_TAG/$PROFILE
 	OUT=$RESULTS/$PROFILE
 }

@@ -3,8 +3,12 @@
 # tree: extract Debian's linux-source-6.12 once, then lay the patch series
 # (kernel/patches/series, quilt order) onto a copy of it whenever the
 # series changes.  With KSRC= the user's tree is used as it is, or, with
-# PATCHES=1, copied and patched the same way.
+# PATCHES=1, copied and patched the same way.  Given a mutant PROFILE, the
+# tree is that profile's own: the series, then its MUTANT_PATCHES.
+#   tree.sh [PROFILE]
 . "$(dirname "$0")/lib.sh"
+
+[ -z "${1:-}" ] || load_profile "$1"
 
 # series_patches: the patch files of the series, in order.
 series_patches() {
@@ -14,6 +18,11 @@ series_patches() {
 		case "$opts" in "" | -p1) ;; *) die "series: '$name $opts': only -p1 patches are supported" ;; esac
 		[ -f "$(dirname "$SERIES")/$name" ] ||
 			die "series names '$name', but $(dirname "$SERIES")/$name does not exist"
+		printf '%s\n' "$(dirname "$SERIES")/$name"
+	done
+	for name in ${MUTANT_PATCHES:-}; do
+		[ -f "$(dirname "$SERIES")/$name" ] ||
+			die "profile '$PROFILE' names mutant patch '$name', but $(dirname "$SERIES")/$name does not exist"
 		printf '%s\n' "$(dirname "$SERIES")/$name"
 	done
 }
@@ -42,7 +51,7 @@ apply_series() {
 	local -a patches
 
 	mapfile -t patches < <(series_patches)
-	step "apply ${#patches[@]} patch(es) of kernel/patches/series to $(basename "$TREE")"
+	step "apply ${#patches[@]} patch(es) of kernel/patches/series${MUTANT_OF:+ and the mutant patches of $PROFILE} to $(basename "$TREE")"
 	rm -rf "$new"
 	cp -a "$src" "$new"
 	for patch in "${patches[@]}"; do
@@ -66,8 +75,8 @@ if borrowed_kernel; then
 	note "tree: borrowed with the kernels from $KBUILD_ROOT"
 	exit 0
 fi
-mkdir -p "$BUILD/tree"
-if [ -n "${KSRC:-}" ] && [ "${PATCHES:-0}" != 1 ]; then
+mkdir -p "$BUILD/tree" "$(dirname "$TREE")"
+if [ -n "${KSRC:-}" ] && [ "${PATCHES:-0}" != 1 ] && [ -z "${MUTANT_OF:-}" ]; then
 	id="ksrc $KSRC $(git -C "$KSRC" rev-parse HEAD 2>/dev/null || stat -c %Y "$KSRC/Makefile")"
 	[ "$(cat "$TREE_ID" 2>/dev/null)" = "$id" ] || printf '%s\n' "$id" >"$TREE_ID"
 	note "tree: $KSRC (as it is; PATCHES=1 applies the series to a copy)"

@@ -14,7 +14,7 @@ load_profile "$profile"
 	die "unknown plan '$plan'; plans: $(basename -s .plan "$RCUVET_ROOT"/configs/plans/*.plan | xargs)"
 
 here=$RCUVET_ROOT/scripts
-"$here/tree.sh"
+"$here/tree.sh" "$profile"
 "$here/configure.sh" "$profile"
 "$here/build-kernel.sh" "$profile"
 "$here/build-modules.sh" "$profile"
