@@ -3,6 +3,7 @@
 #
 #   make run        build, boot and vet (profiles: PROFILES="debug nopreempt")
 #   make check      the test suite: host tests, every profile, the controls
+#   make bench      reader cost and grace-period latency per preemption model
 #
 # Variables: PROFILE=name or PROFILES="a b", KSRC=/path/to/linux (your own
 # tree; PATCHES=1 to apply kernel/patches/series to a copy of it), PLAN=name
@@ -25,6 +26,9 @@ run: setup
 check: setup
 	@$(S)/check.sh
 
+bench: setup
+	@$(S)/bench.sh
+
 setup:
 	@$(S)/setup.sh
 
@@ -46,4 +50,4 @@ coverage:
 clean:
 	rm -rf build results
 
-.PHONY: help run check setup profiles selftest-harness controls test-host coverage clean
+.PHONY: help run check bench setup profiles selftest-harness controls test-host coverage clean

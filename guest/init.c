@@ -14,6 +14,10 @@
  *   end-expect                     ... and must have done so by now
  *   kmemleak-clear                 forget leaks reported so far
  *   kmemleak-scan                  wait out kmemleak's minimum age, scan
+ *   wait-log SECONDS TEXT          wait until the kernel log shows TEXT
+ *                                  (after the last step began)
+ *   rmmod NAME                     unload a module
+ *   sleep SECONDS                  let kthreads a module started settle
  *
  * Every line this program prints goes through /dev/kmsg, so the host sees
  * it in order with the kernel's own messages and with a timestamp.  The
@@ -56,7 +60,7 @@ static void say(const char *fmt, ...)
 		fprintf(stderr, "%s\n", buf);
 }
 
-static void error(const char *fmt, ...)
+static void guest_error(const char *fmt, ...)
 {
 	char buf[900];
 	va_list ap;
@@ -72,7 +76,7 @@ static void mount_fs(const char *type, const char *dir)
 {
 	mkdir(dir, 0755);
 	if (mount(type, dir, type, 0, NULL) && errno != EBUSY)
-		error("cannot mount %s on %s: %s", type, dir, strerror(errno));
+		guest_error("cannot mount %s on %s: %s", type, dir, strerror(errno));
 }
 
 static int write_file(const char *path, const char *text)
@@ -122,7 +126,7 @@ static void check_cpus(void)
 
 	say("cpus online=%ld want=%ld", have, want);
 	if (have < want)
-		error("only %ld of %ld CPUs are online: cross-CPU tests would %s",
+		guest_error("only %ld of %ld CPUs are online: cross-CPU tests would %s",
 		      have, want, "pass trivially (is CONFIG_ACPI set?)");
 }
 
@@ -138,14 +142,14 @@ static int run_module(char **argv)
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		error("module %s: cannot open %s: %s", argv[0], path, strerror(errno));
+		guest_error("module %s: cannot open %s: %s", argv[0], path, strerror(errno));
 		return -errno;
 	}
 	if (syscall(SYS_finit_module, fd, params, 0)) {
 		int err = errno;
 
 		close(fd);
-		error("module %s: finit_module: %s", argv[0], strerror(err));
+		guest_error("module %s: finit_module: %s", argv[0], strerror(err));
 		return -err;
 	}
 	close(fd);
@@ -160,7 +164,7 @@ static int run_program(char **argv)
 
 	snprintf(path, sizeof(path), "/bin/%s", argv[0]);
 	if (pipe(pipefd)) {
-		error("program %s: pipe: %s", argv[0], strerror(errno));
+		guest_error("program %s: pipe: %s", argv[0], strerror(errno));
 		return -errno;
 	}
 	pid = fork();
@@ -177,7 +181,7 @@ static int run_program(char **argv)
 	close(pipefd[1]);
 	if (pid < 0) {
 		close(pipefd[0]);
-		error("program %s: fork: %s", argv[0], strerror(errno));
+		guest_error("program %s: fork: %s", argv[0], strerror(errno));
 		return -errno;
 	}
 	forward_lines(pipefd[0], "");
@@ -185,17 +189,62 @@ static int run_program(char **argv)
 	if (waitpid(pid, &status, 0) < 0)
 		return -errno;
 	if (WIFSIGNALED(status)) {
-		error("program %s: killed by signal %d", argv[0], WTERMSIG(status));
+		guest_error("program %s: killed by signal %d", argv[0], WTERMSIG(status));
 		return 128 + WTERMSIG(status);
 	}
 	if (WEXITSTATUS(status))
-		error("program %s: exit status %d", argv[0], WEXITSTATUS(status));
+		guest_error("program %s: exit status %d", argv[0], WEXITSTATUS(status));
 	return WEXITSTATUS(status);
+}
+
+/*
+ * Wait until a kernel log record printed after the last "rcuvet: begin"
+ * marker contains text: modules such as refscale run their tests in
+ * kthreads and report long after their init returned.
+ */
+static void wait_log(int seconds, const char *text)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	int waited = 0, found = 0;
+	char rec[2048];
+	ssize_t n;
+
+	if (fd < 0) {
+		guest_error("wait-log: cannot read /dev/kmsg: %s", strerror(errno));
+		return;
+	}
+	for (;;) {
+		n = read(fd, rec, sizeof(rec) - 1);
+		if (n > 0) {
+			rec[n] = '\0';
+			if (strstr(rec, "rcuvet: begin "))
+				found = 0;	/* only what the last step printed */
+			else if (strstr(rec, text))
+				found = 1;
+			continue;
+		}
+		if (n < 0 && errno == EPIPE)
+			continue;	/* records overwritten: read on */
+		if (found)
+			break;
+		if (waited++ >= seconds) {
+			guest_error("wait-log: '%s' not in the log within %d s", text, seconds);
+			break;
+		}
+		sleep(1);
+	}
+	close(fd);
+}
+
+static void unload_module(const char *name)
+{
+	if (syscall(SYS_delete_module, name, O_NONBLOCK))
+		guest_error("rmmod %s: %s", name, strerror(errno));
 }
 
 #define KMEMLEAK "/sys/kernel/debug/kmemleak"
 
-static void kmemleak(const char *what)
+static void kmemleak_step(const char *what)
 {
 	int fd, err;
 
@@ -213,7 +262,7 @@ static void kmemleak(const char *what)
 			err = write_file(KMEMLEAK, "clear");
 	}
 	if (err) {
-		error("kmemleak %s: %s", what, strerror(-err));
+		guest_error("kmemleak %s: %s", what, strerror(-err));
 		return;
 	}
 	fd = open(KMEMLEAK, O_RDONLY);
@@ -240,7 +289,7 @@ static void run_step(char *line)
 {
 	char *argv[MAX_ARGS];
 	char *rest = line + strspn(line, " \t");
-	int status;
+	int status, seconds, text = 0;
 
 	rest[strcspn(rest, "\n")] = '\0';
 	if (!*rest || *rest == '#')
@@ -249,14 +298,22 @@ static void run_step(char *line)
 		say("expect-splat %s", rest + 13);
 		return;
 	}
+	if (sscanf(rest, "wait-log %d %n", &seconds, &text) == 1 && rest[text]) {
+		wait_log(seconds, rest + text);
+		return;
+	}
 	if (split(rest, argv) < 1)
 		return;
 	if (!strcmp(argv[0], "end-expect")) {
 		say("end-expect");
+	} else if (!strcmp(argv[0], "rmmod") && argv[1]) {
+		unload_module(argv[1]);
+	} else if (!strcmp(argv[0], "sleep") && argv[1]) {
+		sleep(atoi(argv[1]));
 	} else if (!strcmp(argv[0], "kmemleak-clear") ||
 		   !strcmp(argv[0], "kmemleak-scan")) {
 		say("begin %s", argv[0]);
-		kmemleak(argv[0] + 9);
+		kmemleak_step(argv[0] + 9);
 		say("end %s status=0", argv[0]);
 	} else if (argv[1] && (!strcmp(argv[0], "module") ||
 			       !strcmp(argv[0], "kunit") ||
@@ -268,7 +325,7 @@ static void run_step(char *line)
 			status = run_program(argv + 1);
 		say("end %s status=%d", argv[1], status);
 	} else {
-		error("plan: cannot read step '%s'", argv[0]);
+		guest_error("plan: cannot read step '%s'", argv[0]);
 	}
 }
 
@@ -280,7 +337,7 @@ static void run_plan(const char *name)
 	snprintf(path, sizeof(path), "/etc/rcuvet/plans/%s.plan", name);
 	plan = fopen(path, "r");
 	if (!plan) {
-		error("no plan '%s' in this initramfs (%s)", name, strerror(errno));
+		guest_error("no plan '%s' in this initramfs (%s)", name, strerror(errno));
 		return;
 	}
 	say("plan %s", name);

@@ -37,7 +37,6 @@ while kill -0 $pid 2>/dev/null; do
 	sleep 5
 	kill -0 $pid 2>/dev/null || break
 	if [ $((($(date +%s) - start) % 60)) -lt 5 ]; then
-		# no step begun yet (a slow boot) is no error: set -e, pipefail
 		last=$(grep -ao 'rcuvet: begin [^ ]*' "$console" 2>/dev/null | tail -1 | cut -d' ' -f3 || true)
 		note "guest running for $(($(date +%s) - start)) s, step: ${last:-booting}"
 	fi

@@ -22,4 +22,12 @@ out=${2:?usage: report.sh TITLE OUTDIR}
 		grep '^FAIL' "$out/verdict.txt" | sed 's/^FAIL: /- /'
 	fi
 	suite_tables "$out/results.tsv"
+	# The kernel's report of readers relying on flavor consolidation
+	# (CONFIG_RCU_CONSOLIDATION_RELIANCE), when a plan step showed it.
+	if grep -aq 'rcu-reliance: [0-9]' "$out/console.log" 2>/dev/null; then
+		printf '\n### Readers relying on RCU flavor consolidation\n\n'
+		printf 'hits, context, check, site (kernel/patches/0002-*; docs/emulate-4.19.md):\n\n```\n'
+		grep -ao 'rcu-reliance: .*' "$out/console.log" | sed 's/^rcu-reliance: //'
+		printf '```\n'
+	fi
 } >"$out/report.md"

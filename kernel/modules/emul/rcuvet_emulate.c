@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rcuvet_emulate: which readers a grace period waits for, and how long it
+ * takes, in a consolidated kernel and under rcutree.emulate_unconsolidated=1
+ * (CONFIG_RCU_EMULATE_UNCONSOLIDATED, kernel/patches/0001-*).
+ *
+ * Each parameter of gp_vs_reader pairs a grace-period primitive with a
+ * reader kind.  The reader, pinned to RCUVET_READER_CPU, enters its kind of
+ * section, announces that it is inside and stays there until the updater's
+ * primitive has returned or hold_ms has passed, whichever comes first; it
+ * publishes "left" as the last thing inside.  The updater, on
+ * RCUVET_UPDATER_CPU, starts the primitive once the reader is inside and
+ * reads "left" the instant the primitive returns.  A grace period that
+ * does not wait for the reader thus ends the reader's section early, so a
+ * slow host (TCG, busy machine) only makes the test slower, never wrong,
+ * as long as the grace period takes less than hold_ms.  The updater prints
+ * how long the primitive took ("gp: PRIMITIVE READER MS waited|early"), for
+ * docs/emulate-4.19.md.
+ *
+ * expect= says which readers must be waited for: "consolidated" (the
+ * default, stock 6.12: all of them) or "unconsolidated" (the emulation:
+ * only rcu_read_lock(); every other reader kind must see the grace period
+ * end while it is inside).  Run with the wrong expect=, every pair but
+ * those with rcu_read_lock() must fail: each setting is the other's
+ * negative control.
+ */
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/hrtimer.h>
+#include <linux/interrupt.h>
+#include <linux/kthread.h>
+#include <linux/ktime.h>
+#include <linux/module.h>
+#include <linux/rcupdate.h>
+#include <linux/timer.h>
+#include "rcuvet.h"
+
+static char *expect = "consolidated";
+module_param(expect, charp, 0444);
+MODULE_PARM_DESC(expect, "consolidated (all readers waited for) or unconsolidated (only rcu_read_lock())");
+
+static unsigned int hold_ms = 1000;
+module_param(hold_ms, uint, 0444);
+MODULE_PARM_DESC(hold_ms, "How long at most a reader stays in its critical section");
+
+static unsigned int reps = 1;
+module_param(reps, uint, 0444);
+MODULE_PARM_DESC(reps, "Repetitions of each pair");
+
+struct emu_reader {
+	const struct emu_reader_kind *kind;
+	struct completion inside;
+	struct completion handler_done;
+	struct completion done;
+	bool gp_done;		/* the updater's primitive has returned */
+	bool left;
+	unsigned long flags;
+	struct timer_list timer;
+	struct hrtimer hrtimer;
+};
+
+struct emu_reader_kind {
+	const char *name;
+	const char *covers;
+	void (*section)(struct emu_reader *r);
+	bool waited_unconsolidated;	/* waited for in v4.19 too */
+};
+
+static void emu_body(struct emu_reader *r)
+{
+	unsigned int ms;
+
+	complete(&r->inside);
+	for (ms = 0; ms < hold_ms && !READ_ONCE(r->gp_done); ms++)
+		mdelay(1);
+	WRITE_ONCE(r->left, true);
+}
+
+#define SECTION(kind, enter, exit)			\
+static void section_##kind(struct emu_reader *r)	\
+{							\
+	enter;						\
+	emu_body(r);					\
+	exit;						\
+}
+
+SECTION(rcu_read_lock, rcu_read_lock(), rcu_read_unlock())
+SECTION(rcu_read_lock_bh, rcu_read_lock_bh(), rcu_read_unlock_bh())
+SECTION(rcu_read_lock_sched, rcu_read_lock_sched(), rcu_read_unlock_sched())
+SECTION(preempt_disable, preempt_disable(), preempt_enable())
+SECTION(local_bh_disable, local_bh_disable(), local_bh_enable())
+SECTION(local_irq_disable, local_irq_disable(), local_irq_enable())
+SECTION(local_irq_save, local_irq_save(r->flags), local_irq_restore(r->flags))
+
+static void emu_timer_fn(struct timer_list *t)
+{
+	struct emu_reader *r = from_timer(r, t, timer);
+
+	emu_body(r);
+	complete(&r->handler_done);
+}
+
+static void section_timer_softirq(struct emu_reader *r)
+{
+	timer_setup(&r->timer, emu_timer_fn, 0);
+	r->timer.expires = jiffies;
+	add_timer_on(&r->timer, smp_processor_id());
+	wait_for_completion(&r->handler_done);
+	timer_shutdown_sync(&r->timer);
+}
+
+static enum hrtimer_restart emu_hrtimer_fn(struct hrtimer *t)
+{
+	struct emu_reader *r = container_of(t, struct emu_reader, hrtimer);
+
+	emu_body(r);
+	complete(&r->handler_done);
+	return HRTIMER_NORESTART;
+}
+
+static void section_hrtimer_hardirq(struct emu_reader *r)
+{
+	hrtimer_init(&r->hrtimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	r->hrtimer.function = emu_hrtimer_fn;
+	hrtimer_start(&r->hrtimer, ns_to_ktime(NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+	wait_for_completion(&r->handler_done);
+	hrtimer_cancel(&r->hrtimer);
+}
+
+#define READER(kind, covers, waited) { #kind, covers, section_##kind, waited }
+
+static const struct emu_reader_kind emu_readers[] = {
+	READER(rcu_read_lock, "rcu_read_lock rcu_read_unlock", true),
+	READER(rcu_read_lock_bh, "rcu_read_lock_bh rcu_read_unlock_bh", false),
+	READER(rcu_read_lock_sched, "rcu_read_lock_sched rcu_read_unlock_sched", false),
+	READER(preempt_disable, "preempt_disable preempt_enable", false),
+	READER(local_bh_disable, "local_bh_disable local_bh_enable", false),
+	READER(local_irq_disable, "local_irq_disable local_irq_enable", false),
+	READER(local_irq_save, "local_irq_save local_irq_restore", false),
+	READER(timer_softirq, "softirq-handler", false),
+	READER(hrtimer_hardirq, "hardirq-handler", false),
+};
+
+struct emu_updater {
+	const char *name;
+	void (*wait)(void);
+};
+
+static const struct emu_updater emu_updaters[] = {
+	{ "synchronize_rcu", synchronize_rcu },
+	{ "synchronize_rcu_expedited", synchronize_rcu_expedited },
+};
+
+#define N_READERS ARRAY_SIZE(emu_readers)
+#define N_PAIRS (ARRAY_SIZE(emu_updaters) * N_READERS)
+
+static unsigned int emu_pair_index[N_PAIRS];
+
+static const void *emu_pair_gen(const void *prev, char *desc)
+{
+	const unsigned int *p = prev ? (const unsigned int *)prev + 1 :
+				emu_pair_index;
+
+	if (p == emu_pair_index + N_PAIRS)
+		return NULL;
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s.%s",
+		 emu_updaters[*p / N_READERS].name, emu_readers[*p % N_READERS].name);
+	return p;
+}
+
+static int emu_reader_fn(void *arg)
+{
+	struct emu_reader *r = arg;
+
+	r->kind->section(r);
+	kthread_complete_and_exit(&r->done, 0);
+}
+
+static void gp_vs_reader(struct kunit *test)
+{
+	unsigned int pair = *(const unsigned int *)test->param_value;
+	const struct emu_updater *u = &emu_updaters[pair / N_READERS];
+	const struct emu_reader_kind *kind = &emu_readers[pair % N_READERS];
+	bool unconsolidated = !strcmp(expect, "unconsolidated");
+	bool must_wait = !unconsolidated || kind->waited_unconsolidated;
+	unsigned int i, early = 0;
+	struct task_struct *t;
+	struct emu_reader *r;
+	char covers[128];
+	s64 us;
+
+	snprintf(covers, sizeof(covers), "%s %s", u->name, kind->covers);
+	rcuvet_covers(test, covers);
+	KUNIT_ASSERT_TRUE_MSG(test, unconsolidated || !strcmp(expect, "consolidated"),
+			      "expect=%s: say consolidated or unconsolidated", expect);
+	rcuvet_pin_updater(test);
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+
+	for (i = 0; i < reps; i++) {
+		ktime_t t0;
+		bool left;
+
+		memset(r, 0, sizeof(*r));
+		r->kind = kind;
+		init_completion(&r->inside);
+		init_completion(&r->handler_done);
+		init_completion(&r->done);
+		t = kthread_run_on_cpu(emu_reader_fn, r, RCUVET_READER_CPU,
+				       "rcuvet_emulate/%u");
+		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(t), "cannot start the reader");
+		wait_for_completion(&r->inside);
+		t0 = ktime_get();
+		u->wait();
+		left = READ_ONCE(r->left);
+		us = ktime_us_delta(ktime_get(), t0);
+		WRITE_ONCE(r->gp_done, true);
+		wait_for_completion(&r->done);
+		early += !left;
+		kunit_info(test, "gp: %s %s %lld.%03lld ms %s", u->name, kind->name,
+			   us / 1000, us % 1000, left ? "waited" : "early");
+	}
+	if (must_wait)
+		KUNIT_EXPECT_EQ_MSG(test, early, 0,
+				    "%u of %u grace periods ended while the %s reader was inside (expect=%s)",
+				    early, reps, kind->name, expect);
+	else
+		KUNIT_EXPECT_EQ_MSG(test, early, reps,
+				    "%u of %u grace periods waited for the %s reader (expect=%s)",
+				    reps - early, reps, kind->name, expect);
+}
+
+static struct kunit_case emu_cases[] = {
+	KUNIT_CASE_PARAM_ATTR(gp_vs_reader, emu_pair_gen, { .speed = KUNIT_SPEED_SLOW }),
+	{}
+};
+
+static int emu_suite_init(struct kunit_suite *suite)
+{
+	unsigned int i;
+
+	for (i = 0; i < N_PAIRS; i++)
+		emu_pair_index[i] = i;
+	return 0;
+}
+
+static struct kunit_suite emu_suite = {
+	.name = "rcuvet_emulate",
+	.suite_init = emu_suite_init,
+	.test_cases = emu_cases,
+};
+kunit_test_suite(emu_suite);
+
+MODULE_DESCRIPTION("rcuvet: grace periods and reader kinds, consolidated or emulating v4.19");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# bench-report CSV OUTDIR: Markdown tables (bench.md) and plots (*.png,
+# *.svg) from bench-parse rows.  Every cell is the median with min-max over
+# the repeated runs, and a ratio measured in the same boot: reader kinds
+# against preempt_disable and the empty loop, grace periods against
+# synchronize_rcu, grace periods under readers against no reader.
+. "$(dirname "$0")/lib.sh"
+
+csv=${1:?usage: bench-report.sh CSV OUTDIR}
+out=${2:?usage: bench-report.sh CSV OUTDIR}
+mkdir -p "$out"
+
+# table TITLE METRIC-REGEX UNIT-DIVISOR UNIT BASE-KIND [BASE2-KIND]
+table() {
+	awk -F, -v metric="$2" -v div="$3" -v unit="$4" -v base="$5" -v base2="${6:-}" -v title="$1" '
+	$3 ~ "^(" metric ")$" {
+		key = $2 "/" $4
+		if (!(key in seen)) { seen[key] = 1; rows[++nr] = key }
+		if (!($1 in pseen)) { pseen[$1] = 1; profs[++np] = $1 }
+		med[key, $1] = $5; lo[key, $1] = $6; hi[key, $1] = $7
+		if ($4 == base) b1[$1] = $5
+		if ($4 == base2) b2[$1] = $5
+	}
+	function f(x) {
+		return x >= 100 ? sprintf("%.0f", x) : x >= 10 ? sprintf("%.1f", x) : sprintf("%.2f", x)
+	}
+	END {
+		printf "\n### %s\n\n| source/kind |", title
+		for (p = 1; p <= np; p++) printf " %s |", profs[p]
+		printf "\n|---|"
+		for (p = 1; p <= np; p++) printf "---|"
+		printf "\n"
+		for (r = 1; r <= nr; r++) {
+			printf "| %s |", rows[r]
+			for (p = 1; p <= np; p++) {
+				k = rows[r]; pr = profs[p]
+				if (!((k, pr) in med)) { printf " - |"; continue }
+				cell = f(med[k, pr] / div) " " unit " (" f(lo[k, pr] / div) "-" f(hi[k, pr] / div) ")"
+				if (b1[pr] > 0) cell = cell ", x" f(med[k, pr] / b1[pr]) " " base
+				if (base2 != "" && b2[pr] > 0) cell = cell ", x" f(med[k, pr] / b2[pr]) " " base2
+				printf " %s |", cell
+			}
+			printf "\n"
+		}
+	}' "$csv"
+}
+
+# plot NAME TITLE METRIC-REGEX DIVISOR YLABEL: a bar per kind and profile,
+# the median with min-max error bars, log scale.
+plot() {
+	local dat=$out/$1.dat profiles
+
+	profiles=$(cut -d, -f1 "$csv" | awk '!s[$0]++' | xargs)
+	awk -F, -v metric="$3" -v div="$4" -v profs="$profiles" '
+	BEGIN { np = split(profs, pr, " ") }
+	$3 ~ "^(" metric ")$" {
+		key = $2 == "rcuvet" ? $4 : $4 "(" $2 ")"
+		if (!(key in seen)) { seen[key] = 1; rows[++nr] = key }
+		v[key, $1] = ($5 / div) " " ($6 / div) " " ($7 / div)
+	}
+	END {
+		for (r = 1; r <= nr; r++) {
+			printf "\"%s\"", rows[r]
+			for (p = 1; p <= np; p++)
+				printf " %s", ((rows[r], pr[p]) in v) ? v[rows[r], pr[p]] : "NaN NaN NaN"
+			printf "\n"
+		}
+	}' "$csv" >"$dat"
+	[ -s "$dat" ] || return 0
+	for ext in png svg; do
+		gnuplot <<-GP || die "gnuplot failed on $dat"
+		set terminal $ext size 1200,600 noenhanced
+		set output "$out/$1.$ext"
+		set title "$2 (median, min-max; TCG: compare ratios)"
+		set ylabel "$5"
+		set logscale y
+		set style data histogram
+		set style histogram errorbars gap 1 lw 1
+		set style fill solid 0.6 border -1
+		set xtics rotate by -35 scale 0
+		set key top left
+		plot for [i=0:$(($(wc -w <<<"$profiles") - 1))] "$dat" \\
+			using (column(2+3*i)):(column(3+3*i)):(column(4+3*i)):xtic(1) \\
+			title word("$profiles", i+1)
+		GP
+	done
+}
+
+# claims: the article's performance claims against this run's numbers, a
+# line per profile, with the rule each verdict follows.
+claims() {
+	awk -F, '
+	{ m[$1, $2, $3, $4] = $5; mn[$1, $2, $3, $4] = $6
+	  if (!($1 in s)) { s[$1] = 1; pr[++np] = $1 } }
+	function say(claim, p, text, ok) {
+		printf "| %s | %s | %s | %s |\n", claim, p, text, ok ? "confirmed" : "**contradicted**"
+	}
+	END {
+		print "\n### The article'"'"'s claims, measured\n"
+		print "| claim (rule) | profile | measured | verdict |"
+		print "|---|---|---|---|"
+		for (i = 1; i <= np; i++) {
+			p = pr[i]
+			n = m[p, "rcuvet", "gp_ns", "synchronize_rcu"]
+			e = m[p, "rcuvet", "gp_ns", "synchronize_rcu_expedited"]
+			if (n && e)
+				say("expedited is about an order of magnitude faster (ratio >= 5)", p,
+				    sprintf("synchronize_rcu %.2f ms / expedited %.3f ms = x%.1f", n / 1e6, e / 1e6, n / e), n / e >= 5)
+			t = mn[p, "rcuvet", "gp_ns", "synchronize_rcu_tasks"]
+			if (t)
+				say("an RCU Tasks grace period takes at least ~100 ms (min >= 80 ms)", p,
+				    sprintf("shortest synchronize_rcu_tasks(): %.1f ms", t / 1e6), t >= 80e6)
+			r = m[p, "rcuvet", "reader_ps", "rcu_read_lock"]
+			d = m[p, "rcuvet", "reader_ps", "preempt_disable"]
+			if (r && d)
+				say("read side is extremely lightweight (rcu_read_lock <= 3x preempt_disable)", p,
+				    sprintf("rcu_read_lock %.2f ns, preempt_disable %.2f ns: x%.2f", r / 1e3, d / 1e3, r / d), r <= 3 * d)
+			b = m[p, "rcuvet", "gp_under_readers_ns", "local_bh_disable"]
+			z = m[p, "rcuvet", "gp_under_readers_ns", "idle"]
+			if (b && z)
+				say("long bh-disabled readers delay a consolidated GP (GP under them > 1.5x the GP with CPU 1 idle)", p,
+				    sprintf("synchronize_rcu %.1f ms under back-to-back bh-disabled readers, %.1f ms with CPU 1 idle: x%.1f", b / 1e6, z / 1e6, b / z), b > 1.5 * z)
+		}
+	}' "$csv"
+}
+
+{
+	printf '## Benchmarks\n\nTimings are emulated (QEMU TCG): read the ratios, measured in the same boot.\n'
+	table "Reader cost, per enter/exit pair (rcuvet_bench)" reader_ps 1000 ns preempt_disable empty
+	table "Reader cost, per pair (refscale)" reader_ns 1 ns rcu
+	table "Grace-period latency" gp_ns 1000000 ms synchronize_rcu
+	table "synchronize_rcu() while CPU 1 runs back-to-back readers of each kind" \
+		gp_under_readers_ns 1000000 ms idle none
+	claims
+	printf '\n![reader cost](reader_cost.png) ![grace periods](gp_latency.png) ![under readers](gp_under_readers.png)\n'
+} >"$out/bench.md"
+plot reader_cost "Reader cost per enter/exit pair" "reader_ps" 1000 "ns"
+plot gp_latency "Grace-period latency" "gp_ns" 1000000 "ms"
+plot gp_under_readers "synchronize_rcu() under back-to-back readers" "gp_under_readers_ns" 1000000 "ms"
