@@ -58,11 +58,11 @@
 #define BULK		16	/* DEV_MAP_BULK_SIZE */
 
 static struct {
-	double duration, max_time, settle;
+	double duration, max_time, settle, idle;
 	unsigned long min_ops, min_frames;
 	unsigned int seed, batch, repeat, threads;
 } opt = {
-	.duration = 8, .max_time = 60, .settle = 15,
+	.duration = 8, .max_time = 60, .settle = 15, .idle = 0.25,
 	.min_ops = 1000, .min_frames = 100000,
 	.seed = 1, .batch = 64, .repeat = 2048, .threads = 3,
 };
@@ -112,7 +112,7 @@ static const struct scen scens[] = {
 	{ "map_free", "last reference of maps dropped: inner maps, c1's program",
 	  K(K_ODM, K_OCM), K(K_DM, K_DMH, K_CM, K_ODM),
 	  K(OP_MAP_DM, OP_MAP_DM, OP_MAP_DM, OP_MAP_DM, OP_MAP_DM, OP_MAP_CM,
-	    OP_MAP_CM, OP_PROG), 0, 16 },
+	    OP_MAP_CM, OP_PROG), 0, 64 },
 	{ "unregister", "unregister devmap targets: delete the veth or its netns",
 	  K(K_DM, K_DMH, K_ODM), K(K_DM, K_DMH, K_ODM),
 	  K(OP_UNREG), 0, XT_DM_ENTRIES },
@@ -123,7 +123,7 @@ static const struct scen scens[] = {
 	  K(K_DM, K_DMH, K_CM, K_BC, K_BCH, K_ODM, K_OCM),
 	  K(K_DM, K_DMH, K_CM, K_ODM, K_OCM),
 	  K(OP_DM_DEL, OP_DMH_DEL, OP_CM_DEL, OP_DM_REPL, OP_DMH_REPL,
-	    OP_CM_REPL, OP_MAP_DM, OP_MAP_CM, OP_PROG, OP_UNREG), 0, 16 },
+	    OP_CM_REPL, OP_MAP_DM, OP_MAP_CM, OP_PROG, OP_UNREG), 0, 32 },
 	{ "cpumap_direct_return", "cpumap program -> devmap whose xmit drops",
 	  K(K_CM), { 0 }, 0, { 0 }, 0, 1, 0 },
 };
@@ -159,7 +159,8 @@ struct run {
 	volatile int stop_workers, stop_teardown;
 	pthread_mutex_t lock;		/* the fields below */
 	unsigned long ops[N_OPS], op_errors, ops_traffic, busy, entries_gone;
-	unsigned long torn;		/* entries, maps, programs torn down */
+	unsigned long torn;		/* devmap and cpumap entries torn down */
+	unsigned long maps_freed;	/* maps whose last reference went */
 	double op_time[N_OPS], op_max[N_OPS];
 	int last_op_err, last_op;
 	unsigned long tr_calls, tr_errors;
@@ -170,6 +171,8 @@ struct run {
 	pthread_mutex_t prog_lock;	/* c1's program copy */
 	pthread_mutex_t target_lock[NT];
 	double unreg_del, unreg_new;	/* unregister: time to delete, to recreate */
+	unsigned long unreg_left;	/* entries still pointing at a dead target */
+	unsigned long entries_map;	/* entries freed with their maps */
 	void *td0;			/* the first teardown thread */
 	int dm_target[XT_DM_ENTRIES];	/* shadow: key -> target, -1 none */
 	int dmh_target[XT_DM_ENTRIES];
@@ -246,12 +249,29 @@ static unsigned int rnd(struct run *R)
 
 /* ---- map entries ---------------------------------------------------- */
 
+/*
+ * Point a devmap entry at a target; returns the target it points at.  A
+ * target that another thread is unregistering cannot be used (EINVAL:
+ * its ifindex is gone): then a0, never unregistered, is.
+ */
 static int dm_set(struct run *R, int map_fd, __u32 key, int target, int eg)
 {
 	struct bpf_devmap_val v = { .ifindex = R->t[target].ia };
 
 	v.bpf_prog.fd = R->egress[eg];
-	return bpf_map_update_elem(map_fd, &key, &v, 0) ? -errno : 0;
+	if (!bpf_map_update_elem(map_fd, &key, &v, 0))
+		return target;
+	if ((errno != EINVAL && errno != ENODEV) || !target)
+		return -errno;
+	return dm_set(R, map_fd, key, 0, eg);
+}
+
+/* dm_set(), 0 or an error */
+static int dm_put(struct run *R, int map_fd, __u32 key, int target, int eg)
+{
+	int t = dm_set(R, map_fd, key, target, eg);
+
+	return t < 0 ? t : 0;
 }
 
 static int cm_set(struct run *R, int map_fd, __u32 key, __u32 qsize, int prog)
@@ -276,10 +296,10 @@ static int fill_dm(struct run *R, int fd, int hash, int *shadow)
 
 	for (k = 0; k < R->keys; k++) {
 		err = dm_set(R, fd, hash ? XT_DMH_BASE + k : k, k % NT, rnd(R) % 3);
-		if (err)
+		if (err < 0)
 			return err;
 		if (shadow)
-			shadow[k] = k % NT;
+			shadow[k] = err;
 	}
 	return 0;
 }
@@ -444,7 +464,7 @@ static int setup(struct run *R)
 	R->c1 = 31;
 	err = veth_add("c0", R->c0, "c1", R->c1, R->ns_b);
 	if (!err)
-		err = attach_xdp(R, R->ns_b, R->c1, bpf_program__fd(sk->progs.xdp_src));
+		err = attach_xdp(R, R->ns_b, R->c1, bpf_program__fd(sk->progs.xdp_c1));
 	if (!err)
 		err = link_up(R->c0);
 	/* the dead end: z0 up, its peer z1 down with a program */
@@ -457,6 +477,10 @@ static int setup(struct run *R)
 				     XDP_FLAGS_DRV_MODE, NULL);
 	if (!err)
 		err = link_up(R->z0);
+	/* xdp_kick, run by BPF_PROG_TEST_RUN at the end: in the dispatcher too */
+	if (!err)
+		err = bpf_xdp_attach(R->z0, bpf_program__fd(sk->progs.xdp_kick),
+				     XDP_FLAGS_DRV_MODE, NULL);
 	/*
 	 * Keep xdp_feed in the XDP dispatcher for the whole scenario: else
 	 * every BPF_PROG_TEST_RUN call of it adds it to the dispatcher and
@@ -471,7 +495,7 @@ static int setup(struct run *R)
 	if (!err)
 		err = bpf_xdp_attach(R->p1, bpf_program__fd(sk->progs.xdp_feed),
 				     XDP_FLAGS_DRV_MODE, NULL);
-	/* ... and xdp_src, which c1 may not keep (map_free replaces it) */
+	/* ... and xdp_src, which only BPF_PROG_TEST_RUN runs */
 	if (!err)
 		err = bpf_xdp_attach(R->p0, bpf_program__fd(sk->progs.xdp_src),
 				     XDP_FLAGS_DRV_MODE, NULL);
@@ -544,6 +568,8 @@ static int setup(struct run *R)
 
 /* ---- traffic -------------------------------------------------------- */
 
+static unsigned long total_torn(struct run *R);
+
 struct worker {
 	struct run *R;
 	int cpu;
@@ -604,6 +630,14 @@ static void *worker(void *arg)
 		 */
 		if (w->cpu == 0)
 			drain(R);
+		/*
+		 * Frames enough, teardowns not yet: leave them CPU time (a
+		 * netdev unregister or a map free waits for grace periods,
+		 * which a saturated guest makes slow).  Frames still flow.
+		 */
+		if (R->sc->nops && frames_seen(R) >= opt.min_frames &&
+		    total_torn(R) < opt.min_ops)
+			usleep(opt.idle * 1e6);
 	}
 	return NULL;
 }
@@ -623,9 +657,9 @@ static int op_dm(struct run *R, int hash, int replace)
 		return -errno;
 	err = dm_set(R, fd, key, t, rnd(R) % 3);
 	pthread_mutex_lock(&R->lock);
-	shadow[k] = err ? -1 : t;
+	shadow[k] = err < 0 ? -1 : err;
 	pthread_mutex_unlock(&R->lock);
-	return err;
+	return err < 0 ? err : 0;
 }
 
 static int op_cm(struct run *R, int replace)
@@ -681,7 +715,8 @@ static int op_map(struct run *R, int cpumap)
 	close(old);
 	pthread_mutex_lock(&R->lock);
 	R->torn += cpumap ? R->ncpu : R->keys;	/* its entries, freed with it */
-	R->entries_gone += cpumap ? R->ncpu : R->keys;
+	R->entries_map += cpumap ? R->ncpu : R->keys;
+	R->maps_freed++;
 	pthread_mutex_unlock(&R->lock);
 	return 0;
 }
@@ -690,7 +725,7 @@ static int op_map(struct run *R, int cpumap)
  * A copy of xdp_fwd whose dm, dmh and cm are new maps: loaded from the
  * skeleton's final instructions with those map fds swapped.
  */
-static int load_fwd_copy(struct run *R, const int maps[3])
+static int load_fwd_copy(struct run *R, const int maps[3], enum bpf_attach_type eat)
 {
 	const struct bpf_program *prog = R->sk->progs.xdp_fwd;
 	const struct bpf_insn *in = bpf_program__insns(prog);
@@ -718,17 +753,25 @@ static int load_fwd_copy(struct run *R, const int maps[3])
 				}
 		i++;
 	}
+	LIBBPF_OPTS(bpf_prog_load_opts, o, .expected_attach_type = eat);
 	fd = swapped ? bpf_prog_load(BPF_PROG_TYPE_XDP, "xt_fwd_copy", "GPL",
-				     insns, n, NULL) : -ENOENT;
-	if (fd < 0 && swapped)
+				     insns, n, &o) : -ENOENT;
+	if (fd < 0 && swapped) {
 		fd = -errno;
+		diag("loading a copy of xdp_fwd failed: %s", strerror(-fd));
+	}
 	free(insns);
 	return fd;
 }
 
+/*
+ * Replace the program c1 runs (through xdp_c1's tail call) by a fresh copy
+ * of xdp_fwd with maps of its own: the old copy's last reference goes, and
+ * with it, after a grace period, its maps' (dev_map_free, cpu_map_free).
+ */
 static int op_prog(struct run *R)
 {
-	int maps[3], fd, err = 0, i;
+	int maps[3], fd = -1, err = 0, i, zero = 0;
 
 	maps[0] = new_map(BPF_MAP_TYPE_DEVMAP, XT_DM_ENTRIES, sizeof(struct bpf_devmap_val));
 	maps[1] = new_map(BPF_MAP_TYPE_DEVMAP_HASH, XT_DM_ENTRIES, sizeof(struct bpf_devmap_val));
@@ -742,12 +785,43 @@ static int op_prog(struct run *R)
 		err = fill_dm(R, maps[1], 1, NULL);
 	if (!err)
 		err = fill_cm(R, maps[2]);
-	fd = err ? err : load_fwd_copy(R, maps);
+	if (err)
+		diag("new maps for c1's program: %s", strerror(-err));
+	/*
+	 * A program array takes programs of its owner's (xdp_c1's) expected
+	 * attach type.  libbpf passes BPF_XDP for SEC("xdp") only if its
+	 * probe finds the kernel supports expected attach types, which it
+	 * makes with a cgroup program: without CONFIG_CGROUP_BPF (our
+	 * profiles), 0.  So try what libbpf said, then 0; keep what worked.
+	 */
+	static int eat = -1;
+	int t;
+
 	pthread_mutex_lock(&R->prog_lock);
-	if (fd < 0)
-		err = fd;
-	else
-		err = attach_xdp(R, R->ns_b, R->c1, fd);
+	for (t = 0; t < 2 && !err; t++) {
+		enum bpf_attach_type e = eat >= 0 ? (enum bpf_attach_type)eat : t ? 0 :
+			bpf_program__expected_attach_type(R->sk->progs.xdp_c1);
+
+		fd = load_fwd_copy(R, maps, e);
+		if (fd < 0) {
+			err = fd;
+			break;
+		}
+		if (!bpf_map_update_elem(bpf_map__fd(R->sk->maps.c1_prog), &zero, &fd, 0)) {
+			eat = e;
+			break;
+		}
+		err = -errno;
+		close(fd);
+		fd = -1;
+		if (err != -EINVAL || eat >= 0)
+			break;
+		err = 0;
+	}
+	if (!err && fd < 0)
+		err = -EINVAL;
+	if (err)
+		diag("cannot replace c1's program: %s", strerror(-err));
 	if (err) {
 		pthread_mutex_unlock(&R->prog_lock);
 		if (fd >= 0)
@@ -761,8 +835,9 @@ static int op_prog(struct run *R)
 	if (R->c1_prog >= 0) {
 		close(R->c1_prog);
 		pthread_mutex_lock(&R->lock);
-		R->torn += 3 + 2 * R->keys + R->ncpu;	/* maps, their entries */
-		R->entries_gone += 2 * R->keys + R->ncpu;
+		R->torn += 2 * R->keys + R->ncpu;	/* the entries of its maps */
+		R->entries_map += 2 * R->keys + R->ncpu;
+		R->maps_freed += 3;
 		pthread_mutex_unlock(&R->lock);
 	}
 	for (i = 0; i < 3; i++) {
@@ -792,10 +867,46 @@ static void add_target_stats(struct run *R, int i, struct devstats *d)
 	in_ns(R, R->ns_a);
 }
 
+/* Entries of the DEVMAP(_HASH) FD, keys in use, that point at IFINDEX. */
+static int entries_to(struct run *R, int fd, int hash, int ifindex)
+{
+	struct bpf_devmap_val v;
+	int k, n = 0;
+	__u32 key;
+
+	for (k = 0; k < R->keys; k++) {
+		key = hash ? XT_DMH_BASE + k : k;
+		if (!bpf_map_lookup_elem(fd, &key, &v) && (int)v.ifindex == ifindex)
+			n++;
+	}
+	return n;
+}
+
+/* The entries of dm, dmh and the inner DEVMAP that point at IFINDEX. */
+static int all_entries_to(struct run *R, int ifindex)
+{
+	int n;
+
+	n = entries_to(R, bpf_map__fd(R->sk->maps.dm), 0, ifindex);
+	n += entries_to(R, bpf_map__fd(R->sk->maps.dmh), 1, ifindex);
+	pthread_mutex_lock(&R->map_lock[0]);
+	n += entries_to(R, R->inner_dm, 0, ifindex);
+	pthread_mutex_unlock(&R->map_lock[0]);
+	return n;
+}
+
+/*
+ * Unregister a target while it is a devmap target: NETDEV_UNREGISTER
+ * (dev_map_notification()) takes every entry pointing at it out of every
+ * devmap and frees it with call_rcu().  Counted: the entries of dm, dmh
+ * and the inner DEVMAP that pointed at it just before (looked up), less
+ * those still there after (which must be none), then the target is
+ * recreated and its entries put back.
+ */
 static int op_unreg(struct run *R)
 {
 	int i = 1 + rnd(R) % (NT - 1);	/* a0 is the test_run ingress: keep it */
-	int k, gone = 0, by_ns, old_ia, err, tries;
+	int k, gone, left, by_ns, old_ia, err, tries;
 	struct target *t = &R->t[i];
 	volatile __u32 *dying = R->sk->bss->dying_if;
 	int dm = bpf_map__fd(R->sk->maps.dm), dmh = bpf_map__fd(R->sk->maps.dmh);
@@ -806,13 +917,7 @@ static int op_unreg(struct run *R)
 	if (pthread_mutex_trylock(&R->target_lock[i]))
 		return -EAGAIN;	/* another thread has it */
 	/* the entries NETDEV_UNREGISTER will tear down */
-	pthread_mutex_lock(&R->lock);
-	for (k = 0; k < R->keys; k++) {
-		gone += R->dm_target[k] == i;
-		gone += R->dmh_target[k] == i;
-		gone += R->inner_dm >= 0 && k % NT == i;
-	}
-	pthread_mutex_unlock(&R->lock);
+	gone = all_entries_to(R, t->ia);
 	dying[i] = t->ia;
 	__sync_fetch_and_add(&R->sk->bss->ndying, 1);
 	add_target_stats(R, i, &d);
@@ -831,7 +936,10 @@ static int op_unreg(struct run *R)
 		err = link_del(t->ia);
 	}
 	t1 = now();
+	left = all_entries_to(R, old_ia);
 	pthread_mutex_lock(&R->lock);
+	R->unreg_left += left;
+	gone -= left;
 	R->dead.xmit += d.xmit;
 	R->dead.xmit_err += d.xmit_err;
 	R->dead.tx_dropped += d.tx_dropped;
@@ -845,15 +953,15 @@ static int op_unreg(struct run *R)
 	pthread_mutex_lock(&R->lock);
 	for (k = 0; k < R->keys && !err; k++) {
 		if (R->dm_target[k] == i)
-			err = dm_set(R, dm, k, i, rnd(R) % 3);
+			err = dm_put(R, dm, k, i, rnd(R) % 3);
 		if (!err && R->dmh_target[k] == i)
-			err = dm_set(R, dmh, XT_DMH_BASE + k, i, rnd(R) % 3);
+			err = dm_put(R, dmh, XT_DMH_BASE + k, i, rnd(R) % 3);
 	}
 	R->unreg_new += now() - t1;
 	pthread_mutex_unlock(&R->lock);
 	pthread_mutex_lock(&R->map_lock[0]);
 	for (k = i; k < R->keys && !err; k += NT)
-		err = dm_set(R, R->inner_dm, k, i, rnd(R) % 3);
+		err = dm_put(R, R->inner_dm, k, i, rnd(R) % 3);
 	pthread_mutex_unlock(&R->map_lock[0]);
 	__sync_synchronize();
 	dying[i] = 0;
@@ -938,7 +1046,8 @@ static void *teardown(void *arg)
 		dt = now() - t0;
 		pthread_mutex_lock(&R->lock);
 		R->ops[op]++;
-		R->torn += op != OP_UNREG;	/* op_unreg counts its entries */
+		/* one entry; the others count the entries they tear down */
+		R->torn += op <= OP_CM_REPL && !err;
 		R->op_time[op] += dt;
 		if (dt > R->op_max[op])
 			R->op_max[op] = dt;
@@ -994,6 +1103,40 @@ static int settle(struct run *R, struct counters *c)
 	return -ETIMEDOUT;
 }
 
+/*
+ * One frame to each live target through the kick devmap (no egress
+ * program), with XDP_XMIT_FLUSH: frames an earlier bulk left in the
+ * target's ring without a flush (see xdp_kick) get received.
+ */
+static int kick_targets(struct run *R)
+{
+	unsigned char pkt[XT_PKT_LEN] = { 0 };
+	struct xt_pkt *p = (void *)pkt;
+	int map = bpf_map__fd(R->sk->maps.kick);
+	int prog = bpf_program__fd(R->sk->progs.xdp_kick);
+	__u32 i, v;
+
+	memset(p->dst, 0x02, 6);
+	memset(p->src, 0x04, 6);
+	p->proto = htons(XT_ETH_P);
+	p->magic = XT_MAGIC;
+	p->kind = K_DM;
+	for (i = 0; i < NT; i++) {
+		LIBBPF_OPTS(bpf_test_run_opts, o,
+			.data_in = pkt, .data_size_in = sizeof(pkt),
+			.repeat = 1, .batch_size = 1,
+			.flags = BPF_F_TEST_XDP_LIVE_FRAMES);
+
+		v = R->t[i].ia;
+		if (bpf_map_update_elem(map, &i, &v, 0))
+			return -errno;
+		R->sk->bss->kick_key = i;
+		if (bpf_prog_test_run_opts(prog, &o))
+			return -errno;
+	}
+	return 0;
+}
+
 #define SUM(c, base, ...) sum_kinds(c, base, (int[]){ __VA_ARGS__, -1 })
 
 static unsigned long long sum_kinds(const struct counters *c, int base, const int *k)
@@ -1040,8 +1183,9 @@ static void evaluate(struct run *R, const struct counters *c, int drained)
 	uni = SUM(c, C_REDIR, K_DM, K_DMH, K_ODM, K_CPU_DM);
 	bc = SUM(c, C_REDIR, K_BC, K_BCH);
 	cm_in = SUM(c, C_REDIR, K_CM, K_OCM);
+	/* the kick frames went to the targets too: not ours to account */
 	acc = SUM(c, C_EG_DROP, K_DM, K_DMH, K_ODM, K_CPU_DM, K_BC, K_BCH) +
-	      all.xmit + all.tx_dropped;
+	      all.xmit + all.tx_dropped - c->c[C_KICK];
 
 	diag("frames: %llu (test_run %llu, napi %llu), test_run calls %lu",
 	     frames, c->c[C_SRC_TR], c->c[C_SRC_NAPI], R->tr_calls);
@@ -1077,8 +1221,15 @@ static void evaluate(struct run *R, const struct counters *c, int drained)
 			n += R->ops[i];
 		}
 		diag("teardown ops (mean/max): %lu:%s", n, buf);
-		diag("torn down: %lu (entries by unregister %lu); ops under traffic %lu, cpumap rings busy %lu, errors %lu",
-		     R->torn, R->entries_gone, R->ops_traffic, R->busy, R->op_errors);
+		/*
+		 * What -o counts: devmap and cpumap entries torn down, one
+		 * per entry a delete or a replace took out, every entry of a
+		 * map whose last reference went, every entry NETDEV_UNREGISTER
+		 * took out (looked up before and after each unregister).
+		 */
+		diag("torn down: %lu entries (by delete/replace %lu, freed with %lu maps %lu, by NETDEV_UNREGISTER %lu); ops under traffic %lu, cpumap rings busy %lu, errors %lu",
+		     R->torn, R->torn - R->entries_map - R->entries_gone, R->maps_freed,
+		     R->entries_map, R->entries_gone, R->ops_traffic, R->busy, R->op_errors);
 		if (R->ops[OP_UNREG])
 			diag("unregister: %.0f ms to unregister, %.0f ms to recreate (mean)",
 			     R->unreg_del * 1e3 / R->ops[OP_UNREG],
@@ -1086,8 +1237,16 @@ static void evaluate(struct run *R, const struct counters *c, int drained)
 		if (R->op_errors)
 			diag("last op error: %s: %s", op_name[R->last_op],
 			     strerror(-R->last_op_err));
-		expect(!sc->nops || R->torn >= opt.min_ops, "%lu teardowns < %lu",
+		expect(!sc->nops || R->torn >= opt.min_ops, "%lu entries torn down < %lu",
 		       R->torn, opt.min_ops);
+		/* alone, nothing else puts entries back in the meantime */
+		if (R->ops[OP_UNREG] && sc->nops == 1)
+			expect(!R->unreg_left,
+			       "%lu devmap entries still point at unregistered targets",
+			       R->unreg_left);
+		else if (R->unreg_left)
+			diag("%lu entries pointed at a target after its unregister (put back by other ops)",
+			     R->unreg_left);
 		expect(!sc->nops || R->ops_traffic * 10 >= n,
 		       "only %lu of %lu ops landed while frames flowed", R->ops_traffic, n);
 	}
@@ -1304,6 +1463,10 @@ static int run_scenario(const struct scen *sc, int number)
 		pthread_join(w[i].th, NULL);
 	t = now() - t0;
 	drained = !settle(R, &c);
+	i = kick_targets(R);
+	if (i)
+		diag("cannot kick the targets: %s", strerror(-i));
+	drained &= !i && !settle(R, &c);
 	diag("ran %.1f s on %d CPUs, seed %u, batch %u, repeat %u", t, R->ncpu,
 	     opt.seed, opt.batch, opt.repeat);
 	evaluate(R, &c, drained);
@@ -1335,7 +1498,8 @@ static void usage(void)
 	int i;
 
 	fprintf(stderr, "usage: xdp-teardown [-d SECONDS] [-t MAX_SECONDS] [-o MIN_OPS] [-f MIN_FRAMES]\n"
-		"                    [-s SEED] [-b BATCH] [-r REPEAT] [-w SETTLE] [-j THREADS] [SCENARIO...]\n"
+		"                    [-s SEED] [-b BATCH] [-r REPEAT] [-w SETTLE] [-i IDLE] [-j THREADS]\n"
+		"                    [SCENARIO...]\n"
 		"scenarios:");
 	for (i = 0; i < N_SCENS; i++)
 		fprintf(stderr, " %s", scens[i].name);
@@ -1350,7 +1514,7 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	setvbuf(stderr, NULL, _IOLBF, 0);
-	while ((ch = getopt(argc, argv, "d:t:o:f:s:b:r:w:j:h")) != -1) {
+	while ((ch = getopt(argc, argv, "d:t:o:f:s:b:r:w:i:j:h")) != -1) {
 		switch (ch) {
 		case 'd': opt.duration = atof(optarg); break;
 		case 't': opt.max_time = atof(optarg); break;
@@ -1360,6 +1524,7 @@ int main(int argc, char **argv)
 		case 'b': opt.batch = strtoul(optarg, NULL, 0); break;
 		case 'r': opt.repeat = strtoul(optarg, NULL, 0); break;
 		case 'w': opt.settle = atof(optarg); break;
+		case 'i': opt.idle = atof(optarg); break;
 		case 'j': opt.threads = strtoul(optarg, NULL, 0); break;
 		default: usage();
 		}

@@ -5,7 +5,10 @@
  *  xdp_src     the source: runs under BPF_PROG_TEST_RUN (live frames) and
  *              as the native XDP program of the NAPI veth; stamps each
  *              frame and redirects it through the maps under test
+ *  xdp_c1      the NAPI veth's program: tail-calls the program in c1_prog
+ *              (map_free puts copies of xdp_fwd there), else runs xdp_src
  *  xdp_feed    BPF_PROG_TEST_RUN program that feeds the NAPI veth
+ *  xdp_kick    BPF_PROG_TEST_RUN program that flushes a target's ring
  *  xdp_sink    native XDP program of every target's peer: counts, drops
  *  eg_drop8, eg_pass          devmap egress programs
  *  cpu_redir, cpu_pass, cpu_drop, cpu_seq    cpumap programs
@@ -88,6 +91,30 @@ struct {
 	__type(value, __u32);
 } dz SEC(".maps");
 
+/*
+ * xdp_kick's way to each target, no egress program: a frame sent with
+ * XDP_XMIT_FLUSH, so that the target's NAPI runs.  devmap's bq_xmit_all()
+ * skips ndo_xdp_xmit(), and so the flush, when the egress program dropped
+ * every frame of the last bulk: frames an earlier full bulk put into the
+ * peer's ring without a flush then wait there for the next one.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_DEVMAP);
+	__uint(max_entries, XT_MAX_TARGETS);
+	__type(key, __u32);
+	__type(value, __u32);
+} kick SEC(".maps");
+
+__u32 kick_key;
+
+/* c1's program copy (map_free): see xdp_c1 */
+struct {
+	__uint(type, BPF_MAP_TYPE_PROG_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} c1_prog SEC(".maps");
+
 struct dm_inner {
 	__uint(type, BPF_MAP_TYPE_DEVMAP);
 	__uint(max_entries, XT_DM_ENTRIES);
@@ -116,12 +143,17 @@ struct {
 	__array(values, struct cm_inner);
 } outer_cm SEC(".maps");
 
-static __always_inline void count(__u32 idx)
+static __always_inline void count_n(__u32 idx, __u64 n)
 {
 	__u64 *v = bpf_map_lookup_elem(&cnt, &idx);
 
 	if (v)
-		*v += 1;
+		*v += n;
+}
+
+static __always_inline void count(__u32 idx)
+{
+	count_n(idx, 1);
 }
 
 static __always_inline __u64 next_state(__u32 idx)
@@ -199,8 +231,7 @@ static __always_inline void dying_check(void *map, __u32 key)
 	}
 }
 
-SEC("xdp")
-int xdp_src(struct xdp_md *ctx)
+static __always_inline int src(struct xdp_md *ctx)
 {
 	void *data = (void *)(long)ctx->data;
 	void *data_end = (void *)(long)ctx->data_end;
@@ -255,10 +286,18 @@ int xdp_src(struct xdp_md *ctx)
 		r = bpf_redirect_map(&dmh, key, XDP_ABORTED);
 		break;
 	case K_BC:
-		r = bpf_redirect_map(&dm, 0, BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS);
-		break;
 	case K_BCH:
-		r = bpf_redirect_map(&dmh, 0, BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS);
+		/*
+		 * A broadcast reaches every entry: while a target is being
+		 * unregistered, count the copies that may go to it as at
+		 * most one per key in use.
+		 */
+		if (rd(&ndying))
+			count_n(C_DYING, kind == K_BC ? rd(&cfg.dm_keys) : rd(&cfg.dmh_keys));
+		if (kind == K_BC)
+			r = bpf_redirect_map(&dm, 0, BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS);
+		else
+			r = bpf_redirect_map(&dmh, 0, BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS);
 		break;
 	case K_CM:
 	case K_OCM:
@@ -292,6 +331,27 @@ int xdp_src(struct xdp_md *ctx)
 	}
 	count(C_MISS + kind);
 	return XDP_DROP;
+}
+
+SEC("xdp")
+int xdp_src(struct xdp_md *ctx)
+{
+	return src(ctx);
+}
+
+/*
+ * xdp_c1: the NAPI veth c1's program.  Replacing an attached XDP program
+ * rewrites the XDP dispatcher's text (bpf_dispatcher_change_prog()); under
+ * TCG a CPU running the dispatcher at that moment may take the int3 of the
+ * text poke as an Oops (docs/xdp-teardown.md).  So c1's program stays, and
+ * map_free replaces the program it tail-calls: the old copy, and its maps,
+ * lose their last reference all the same while frames flow.
+ */
+SEC("xdp")
+int xdp_c1(struct xdp_md *ctx)
+{
+	bpf_tail_call(ctx, &c1_prog, 0);
+	return src(ctx);
 }
 
 /*
@@ -361,6 +421,19 @@ int xdp_feed(struct xdp_md *ctx)
 		return XDP_REDIRECT;
 	}
 	count(C_FEED_MISS);
+	return XDP_DROP;
+}
+
+SEC("xdp")
+int xdp_kick(struct xdp_md *ctx)
+{
+	long r = bpf_redirect_map(&kick, rd(&kick_key), XDP_ABORTED);
+
+	(void)ctx;
+	if (r == XDP_REDIRECT) {
+		count(C_KICK);
+		return XDP_REDIRECT;
+	}
 	return XDP_DROP;
 }
 

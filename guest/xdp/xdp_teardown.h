@@ -15,7 +15,7 @@
 #define XT_MAX_CPUS	8
 #define XT_MAX_TARGETS	8		/* veth pairs a devmap can point at */
 #define XT_MAX_KINDS	8
-#define XT_DM_ENTRIES	64		/* DEVMAP, DEVMAP_HASH max_entries */
+#define XT_DM_ENTRIES	256		/* DEVMAP, DEVMAP_HASH max_entries */
 #define XT_DMH_BASE	100		/* DEVMAP_HASH keys: base + index */
 #define XT_PKT_LEN	64
 
@@ -80,7 +80,8 @@ enum xt_counter {
 	C_CPU_MISS,
 	C_SOCK,		/* socket filters: cpumap frames reaching the stack */
 	C_SOCK_NOPROG,	/* ... that no cpumap program had seen */
-	C_REDIR = 16,	/* + kind: bpf_redirect_map() returned XDP_REDIRECT */
+	C_KICK,		/* xdp_kick: frames that flushed a target's ring */
+	C_REDIR = 17,	/* + kind: bpf_redirect_map() returned XDP_REDIRECT */
 	C_MISS = C_REDIR + N_KINDS,	/* + kind: it did not (no entry) */
 	C_EG_SEEN = C_MISS + N_KINDS,	/* + kind: devmap egress programs */
 	C_EG_DROP = C_EG_SEEN + N_KINDS,
