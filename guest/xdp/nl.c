@@ -136,7 +136,7 @@ out:
 }
 
 int veth_add(const char *name_a, int idx_a, const char *name_b, int idx_b,
-	     int ns_b)
+	     int ns_b, int queues)
 {
 	struct rtattr *linkinfo, *data, *peer;
 	struct ifinfomsg *pifi;
@@ -144,6 +144,8 @@ int veth_add(const char *name_a, int idx_a, const char *name_b, int idx_b,
 
 	req_init(&q, RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, idx_a);
 	put_attr(&q.nh, IFLA_IFNAME, name_a, strlen(name_a) + 1);
+	put_attr(&q.nh, IFLA_NUM_TX_QUEUES, &queues, sizeof(queues));
+	put_attr(&q.nh, IFLA_NUM_RX_QUEUES, &queues, sizeof(queues));
 	linkinfo = put_attr(&q.nh, IFLA_LINKINFO, NULL, 0);
 	put_attr(&q.nh, IFLA_INFO_KIND, "veth", 5);
 	data = put_attr(&q.nh, IFLA_INFO_DATA, NULL, 0);
@@ -152,6 +154,8 @@ int veth_add(const char *name_a, int idx_a, const char *name_b, int idx_b,
 	pifi->ifi_family = AF_UNSPEC;
 	pifi->ifi_index = idx_b;
 	put_attr(&q.nh, IFLA_IFNAME, name_b, strlen(name_b) + 1);
+	put_attr(&q.nh, IFLA_NUM_TX_QUEUES, &queues, sizeof(queues));
+	put_attr(&q.nh, IFLA_NUM_RX_QUEUES, &queues, sizeof(queues));
 	if (ns_b >= 0)
 		put_attr(&q.nh, IFLA_NET_NS_FD, &ns_b, sizeof(ns_b));
 	end_nest(&q.nh, peer);

@@ -13,11 +13,11 @@ int ns_self(void);
 
 /*
  * A veth pair: NAME_A (ifindex IDX_A) here, NAME_B (IDX_B) in the
- * namespace NS_B (-1: here).  Ifindexes are chosen by the caller so that
- * they are unique across namespaces.
+ * namespace NS_B (-1: here), QUEUES rx and tx queues each.  Ifindexes are
+ * chosen by the caller so that they are unique across namespaces.
  */
 int veth_add(const char *name_a, int idx_a, const char *name_b, int idx_b,
-	     int ns_b);
+	     int ns_b, int queues);
 int link_up(int ifindex);
 int link_down(int ifindex);
 int link_del(int ifindex);
