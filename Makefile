@@ -20,7 +20,7 @@ S := scripts
 
 help:
 	@sed -n 's/^#   //p' Makefile
-	@echo "  make profiles | selftest-harness | controls | test-host | coverage | clean"
+	@echo "  make profiles | selftest-harness | controls | cpumap-bug | test-host | coverage | clean"
 
 run: setup
 	@$(S)/run.sh
@@ -46,6 +46,11 @@ selftest-harness: setup
 controls: setup
 	@$(S)/controls-only.sh ctl-
 
+# The cpumap page_pool bug (docs/xdp-teardown.md): its scenario must fail
+# on the debug kernel without kernel/patches/0003-* and pass with it.
+cpumap-bug: setup
+	@$(S)/controls-only.sh xdp-bug-
+
 test-host:
 	@tests/run.sh build/host-tests.tsv
 
@@ -55,4 +60,5 @@ coverage:
 clean:
 	rm -rf build results
 
-.PHONY: help run check bench repeat setup profiles selftest-harness controls test-host coverage clean
+.PHONY: help run check bench repeat setup profiles selftest-harness controls cpumap-bug \
+	test-host coverage clean

@@ -15,6 +15,7 @@
 profile=${1:?usage: controls.sh PROFILE TSV PLAN...}
 tsv=${2:?usage: controls.sh PROFILE TSV PLAN...}
 shift 2
+mkdir -p "$(dirname "$tsv")"
 : >"$tsv"
 
 # all_match TSV GLOB RESULT: say so unless every test matching GLOB has
