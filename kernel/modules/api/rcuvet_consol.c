@@ -15,8 +15,10 @@
  * says the grace period is over: it must be set.  reps repetitions a pair.
  *
  * Reader kinds and update primitives are two tables, as rcutorture's
- * rcu_torture_ops is for flavors: a new reader kind is one READER() row and
- * its SECTION(), a new primitive its wait_ function and one UPDATER() row.
+ * rcu_torture_ops is for flavors: a new reader kind is one row of
+ * rcuvet_reader_kinds[] (include/rcuvet_readers.h, shared with
+ * rcuvet_emulate), a new primitive its wait_ function and one UPDATER()
+ * row.
  *
  * mutant=early_exit is the negative control: the reader leaves its section
  * right after announcing "inside" and publishes "left" only after the
@@ -25,7 +27,6 @@
 #include <kunit/test.h>
 #include <linux/completion.h>
 #include <linux/delay.h>
-#include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
@@ -33,9 +34,9 @@
 #include <linux/rcupdate.h>
 #include <linux/rcupdate_wait.h>
 #include <linux/slab.h>
-#include <linux/timer.h>
 #include <linux/workqueue.h>
 #include "rcuvet.h"
+#include "rcuvet_readers.h"
 
 static char *mutant = "";
 module_param(mutant, charp, 0444);
@@ -57,10 +58,9 @@ struct consol_obj {
 };
 
 struct consol_reader {
-	const struct consol_reader_kind *kind;
-	void (*body)(struct consol_reader *r);
+	const struct rcuvet_reader_kind *kind;
+	struct rcuvet_section sec;	/* the kind of reader it runs in */
 	struct completion inside;	/* the reader is in its section */
-	struct completion handler_done;	/* a timer handler has returned */
 	struct completion done;		/* the reader kthread has finished */
 	bool gp_done;			/* the update primitive has returned */
 	bool left;			/* written last thing inside the section */
@@ -68,90 +68,8 @@ struct consol_reader {
 	bool cb_ran;
 	bool obj_bad;			/* the object was not intact */
 	struct consol_obj *obj;		/* read at the end of the section */
-	unsigned long flags;		/* for local_irq_save() */
-	struct timer_list timer;
-	struct hrtimer hrtimer;
 	struct rcu_head rh;
 	struct rcu_work rwork;
-};
-
-struct consol_reader_kind {
-	const char *name;
-	const char *covers;
-	/* Run r->body inside this kind of reader, on the current CPU. */
-	void (*section)(struct consol_reader *r);
-};
-
-#define SECTION(kind, enter, exit)				\
-static void section_##kind(struct consol_reader *r)		\
-{								\
-	enter;							\
-	r->body(r);						\
-	exit;							\
-}
-
-SECTION(rcu_read_lock, rcu_read_lock(), rcu_read_unlock())
-SECTION(rcu_read_lock_bh, rcu_read_lock_bh(), rcu_read_unlock_bh())
-SECTION(rcu_read_lock_sched, rcu_read_lock_sched(), rcu_read_unlock_sched())
-SECTION(rcu_read_lock_sched_notrace, rcu_read_lock_sched_notrace(),
-	rcu_read_unlock_sched_notrace())
-SECTION(preempt_disable, preempt_disable(), preempt_enable())
-SECTION(local_bh_disable, local_bh_disable(), local_bh_enable())
-SECTION(local_irq_disable, local_irq_disable(), local_irq_enable())
-SECTION(local_irq_save, local_irq_save(r->flags), local_irq_restore(r->flags))
-
-/* A softirq handler: a timer on this CPU runs the body. */
-static void consol_timer_fn(struct timer_list *t)
-{
-	struct consol_reader *r = from_timer(r, t, timer);
-
-	r->body(r);
-	complete(&r->handler_done);
-}
-
-static void section_timer_softirq(struct consol_reader *r)
-{
-	timer_setup(&r->timer, consol_timer_fn, 0);
-	r->timer.expires = jiffies;
-	add_timer_on(&r->timer, smp_processor_id());
-	wait_for_completion(&r->handler_done);
-	timer_shutdown_sync(&r->timer);
-}
-
-/* A hardirq handler: a hard-pinned hrtimer on this CPU runs the body. */
-static enum hrtimer_restart consol_hrtimer_fn(struct hrtimer *t)
-{
-	struct consol_reader *r = container_of(t, struct consol_reader, hrtimer);
-
-	r->body(r);
-	complete(&r->handler_done);
-	return HRTIMER_NORESTART;
-}
-
-static void section_hrtimer_hardirq(struct consol_reader *r)
-{
-	hrtimer_init(&r->hrtimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-	r->hrtimer.function = consol_hrtimer_fn;
-	hrtimer_start(&r->hrtimer, ns_to_ktime(NSEC_PER_USEC),
-		      HRTIMER_MODE_REL_PINNED_HARD);
-	wait_for_completion(&r->handler_done);
-	hrtimer_cancel(&r->hrtimer);
-}
-
-#define READER(kind, covers) { #kind, covers, section_##kind }
-
-static const struct consol_reader_kind consol_readers[] = {
-	READER(rcu_read_lock, "rcu_read_lock rcu_read_unlock"),
-	READER(rcu_read_lock_bh, "rcu_read_lock_bh rcu_read_unlock_bh"),
-	READER(rcu_read_lock_sched, "rcu_read_lock_sched rcu_read_unlock_sched"),
-	READER(rcu_read_lock_sched_notrace,
-	       "rcu_read_lock_sched_notrace rcu_read_unlock_sched_notrace"),
-	READER(preempt_disable, "preempt_disable preempt_enable"),
-	READER(local_bh_disable, "local_bh_disable local_bh_enable"),
-	READER(local_irq_disable, "local_irq_disable local_irq_enable"),
-	READER(local_irq_save, "local_irq_save local_irq_restore"),
-	READER(timer_softirq, "softirq-handler"),
-	READER(hrtimer_hardirq, "hardirq-handler"),
 };
 
 static bool consol_mutant(void)
@@ -176,8 +94,10 @@ static void consol_finish(struct consol_reader *r)
 	WRITE_ONCE(r->left, true);
 }
 
-static void consol_body(struct consol_reader *r)
+static void consol_body(struct rcuvet_section *sec)
 {
+	struct consol_reader *r = container_of(sec, struct consol_reader, sec);
+
 	complete(&r->inside);
 	if (!consol_mutant())
 		consol_finish(r);
@@ -187,7 +107,7 @@ static int consol_reader_fn(void *arg)
 {
 	struct consol_reader *r = arg;
 
-	r->kind->section(r);
+	r->kind->run(&r->sec);
 	if (consol_mutant())
 		consol_finish(r);	/* "left", though it left long ago */
 	kthread_complete_and_exit(&r->done, 0);
@@ -402,7 +322,7 @@ static const struct consol_updater consol_updaters[] = {
 	UPDATER(queue_rcu_work, "queue_rcu_work flush_rcu_work"),
 };
 
-#define N_READERS ARRAY_SIZE(consol_readers)
+#define N_READERS RCUVET_NR_READER_KINDS
 #define N_PAIRS (ARRAY_SIZE(consol_updaters) * N_READERS)
 
 /*
@@ -420,7 +340,7 @@ static const void *consol_pair_gen(const void *prev, char *desc)
 		return NULL;
 	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s.%s",
 		 consol_updaters[*p / N_READERS].name,
-		 consol_readers[*p % N_READERS].name);
+		 rcuvet_reader_kinds[*p % N_READERS].name);
 	return p;
 }
 
@@ -428,7 +348,7 @@ static void waits_for_reader(struct kunit *test)
 {
 	unsigned int pair = *(const unsigned int *)test->param_value;
 	const struct consol_updater *u = &consol_updaters[pair / N_READERS];
-	const struct consol_reader_kind *kind = &consol_readers[pair % N_READERS];
+	const struct rcuvet_reader_kind *kind = &rcuvet_reader_kinds[pair % N_READERS];
 	struct consol_reader *r;
 	struct task_struct *t;
 	unsigned int i, early = 0, bad = 0;
@@ -443,9 +363,8 @@ static void waits_for_reader(struct kunit *test)
 	for (i = 0; i < reps; i++) {
 		memset(r, 0, sizeof(*r));
 		r->kind = kind;
-		r->body = consol_body;
+		r->sec.body = consol_body;
 		init_completion(&r->inside);
-		init_completion(&r->handler_done);
 		init_completion(&r->done);
 		r->obj = kmalloc(sizeof(*r->obj), GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, r->obj);

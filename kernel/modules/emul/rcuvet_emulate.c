@@ -27,14 +27,13 @@
 #include <kunit/test.h>
 #include <linux/completion.h>
 #include <linux/delay.h>
-#include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/rcupdate.h>
-#include <linux/timer.h>
 #include "rcuvet.h"
+#include "rcuvet_readers.h"
 
 static char *expect = "consolidated";
 module_param(expect, charp, 0444);
@@ -49,26 +48,17 @@ module_param(reps, uint, 0444);
 MODULE_PARM_DESC(reps, "Repetitions of each pair");
 
 struct emu_reader {
-	const struct emu_reader_kind *kind;
+	const struct rcuvet_reader_kind *kind;
+	struct rcuvet_section sec;	/* the kind of reader it runs in */
 	struct completion inside;
-	struct completion handler_done;
 	struct completion done;
 	bool gp_done;		/* the updater's primitive has returned */
 	bool left;
-	unsigned long flags;
-	struct timer_list timer;
-	struct hrtimer hrtimer;
 };
 
-struct emu_reader_kind {
-	const char *name;
-	const char *covers;
-	void (*section)(struct emu_reader *r);
-	bool waited_unconsolidated;	/* waited for in v4.19 too */
-};
-
-static void emu_body(struct emu_reader *r)
+static void emu_body(struct rcuvet_section *sec)
 {
+	struct emu_reader *r = container_of(sec, struct emu_reader, sec);
 	unsigned int ms;
 
 	complete(&r->inside);
@@ -76,72 +66,6 @@ static void emu_body(struct emu_reader *r)
 		mdelay(1);
 	WRITE_ONCE(r->left, true);
 }
-
-#define SECTION(kind, enter, exit)			\
-static void section_##kind(struct emu_reader *r)	\
-{							\
-	enter;						\
-	emu_body(r);					\
-	exit;						\
-}
-
-SECTION(rcu_read_lock, rcu_read_lock(), rcu_read_unlock())
-SECTION(rcu_read_lock_bh, rcu_read_lock_bh(), rcu_read_unlock_bh())
-SECTION(rcu_read_lock_sched, rcu_read_lock_sched(), rcu_read_unlock_sched())
-SECTION(preempt_disable, preempt_disable(), preempt_enable())
-SECTION(local_bh_disable, local_bh_disable(), local_bh_enable())
-SECTION(local_irq_disable, local_irq_disable(), local_irq_enable())
-SECTION(local_irq_save, local_irq_save(r->flags), local_irq_restore(r->flags))
-
-static void emu_timer_fn(struct timer_list *t)
-{
-	struct emu_reader *r = from_timer(r, t, timer);
-
-	emu_body(r);
-	complete(&r->handler_done);
-}
-
-static void section_timer_softirq(struct emu_reader *r)
-{
-	timer_setup(&r->timer, emu_timer_fn, 0);
-	r->timer.expires = jiffies;
-	add_timer_on(&r->timer, smp_processor_id());
-	wait_for_completion(&r->handler_done);
-	timer_shutdown_sync(&r->timer);
-}
-
-static enum hrtimer_restart emu_hrtimer_fn(struct hrtimer *t)
-{
-	struct emu_reader *r = container_of(t, struct emu_reader, hrtimer);
-
-	emu_body(r);
-	complete(&r->handler_done);
-	return HRTIMER_NORESTART;
-}
-
-static void section_hrtimer_hardirq(struct emu_reader *r)
-{
-	hrtimer_init(&r->hrtimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-	r->hrtimer.function = emu_hrtimer_fn;
-	hrtimer_start(&r->hrtimer, ns_to_ktime(NSEC_PER_USEC),
-		      HRTIMER_MODE_REL_PINNED_HARD);
-	wait_for_completion(&r->handler_done);
-	hrtimer_cancel(&r->hrtimer);
-}
-
-#define READER(kind, covers, waited) { #kind, covers, section_##kind, waited }
-
-static const struct emu_reader_kind emu_readers[] = {
-	READER(rcu_read_lock, "rcu_read_lock rcu_read_unlock", true),
-	READER(rcu_read_lock_bh, "rcu_read_lock_bh rcu_read_unlock_bh", false),
-	READER(rcu_read_lock_sched, "rcu_read_lock_sched rcu_read_unlock_sched", false),
-	READER(preempt_disable, "preempt_disable preempt_enable", false),
-	READER(local_bh_disable, "local_bh_disable local_bh_enable", false),
-	READER(local_irq_disable, "local_irq_disable local_irq_enable", false),
-	READER(local_irq_save, "local_irq_save local_irq_restore", false),
-	READER(timer_softirq, "softirq-handler", false),
-	READER(hrtimer_hardirq, "hardirq-handler", false),
-};
 
 struct emu_updater {
 	const char *name;
@@ -153,7 +77,7 @@ static const struct emu_updater emu_updaters[] = {
 	{ "synchronize_rcu_expedited", synchronize_rcu_expedited },
 };
 
-#define N_READERS ARRAY_SIZE(emu_readers)
+#define N_READERS RCUVET_NR_READER_KINDS
 #define N_PAIRS (ARRAY_SIZE(emu_updaters) * N_READERS)
 
 static unsigned int emu_pair_index[N_PAIRS];
@@ -166,7 +90,7 @@ static const void *emu_pair_gen(const void *prev, char *desc)
 	if (p == emu_pair_index + N_PAIRS)
 		return NULL;
 	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s.%s",
-		 emu_updaters[*p / N_READERS].name, emu_readers[*p % N_READERS].name);
+		 emu_updaters[*p / N_READERS].name, rcuvet_reader_kinds[*p % N_READERS].name);
 	return p;
 }
 
@@ -174,7 +98,7 @@ static int emu_reader_fn(void *arg)
 {
 	struct emu_reader *r = arg;
 
-	r->kind->section(r);
+	r->kind->run(&r->sec);
 	kthread_complete_and_exit(&r->done, 0);
 }
 
@@ -182,9 +106,9 @@ static void gp_vs_reader(struct kunit *test)
 {
 	unsigned int pair = *(const unsigned int *)test->param_value;
 	const struct emu_updater *u = &emu_updaters[pair / N_READERS];
-	const struct emu_reader_kind *kind = &emu_readers[pair % N_READERS];
+	const struct rcuvet_reader_kind *kind = &rcuvet_reader_kinds[pair % N_READERS];
 	bool unconsolidated = !strcmp(expect, "unconsolidated");
-	bool must_wait = !unconsolidated || kind->waited_unconsolidated;
+	bool must_wait = !unconsolidated || kind->v4_19_waited;
 	unsigned int i, early = 0;
 	struct task_struct *t;
 	struct emu_reader *r;
@@ -206,7 +130,7 @@ static void gp_vs_reader(struct kunit *test)
 		memset(r, 0, sizeof(*r));
 		r->kind = kind;
 		init_completion(&r->inside);
-		init_completion(&r->handler_done);
+		r->sec.body = emu_body;
 		init_completion(&r->done);
 		t = kthread_run_on_cpu(emu_reader_fn, r, RCUVET_READER_CPU,
 				       "rcuvet_emulate/%u");

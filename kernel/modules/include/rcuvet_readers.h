@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rcuvet_readers.h: the reader kinds a consolidated grace period waits
+ * for, as one table for the suites that run a body inside each kind
+ * (rcuvet_consol, rcuvet_emulate), the way rcutorture's rcu_torture_ops is
+ * one table of flavors.  A new reader kind is one RCUVET_SECTION() (or a
+ * run function of its own) and one row of rcuvet_reader_kinds[].
+ *
+ * A suite embeds a struct rcuvet_section in its reader, sets ->body and
+ * calls kind->run() on the CPU the reader must run on; the body finds the
+ * reader from the section with container_of().  The section must not be on
+ * the stack: its timers are not annotated for that.
+ */
+#ifndef _RCUVET_READERS_H
+#define _RCUVET_READERS_H
+
+#include <linux/completion.h>
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
+#include <linux/preempt.h>
+#include <linux/rcupdate.h>
+#include <linux/smp.h>
+#include <linux/timer.h>
+
+struct rcuvet_section {
+	void (*body)(struct rcuvet_section *s);
+	unsigned long flags;		/* for local_irq_save() */
+	struct timer_list timer;	/* timer_softirq */
+	struct hrtimer hrtimer;		/* hrtimer_hardirq */
+	struct completion handler_done;	/* a handler has run the body */
+};
+
+struct rcuvet_reader_kind {
+	const char *name;
+	const char *covers;		/* its API members, for rcuvet_covers() */
+	/* Run s->body inside this kind of reader, on the current CPU. */
+	void (*run)(struct rcuvet_section *s);
+	bool v4_19_waited;		/* v4.19's RCU-preempt waited for it too */
+};
+
+#define RCUVET_SECTION(kind, enter, exit)			\
+static void rcuvet_run_##kind(struct rcuvet_section *s)	\
+{								\
+	enter;							\
+	s->body(s);						\
+	exit;							\
+}
+
+RCUVET_SECTION(rcu_read_lock, rcu_read_lock(), rcu_read_unlock())
+RCUVET_SECTION(rcu_read_lock_bh, rcu_read_lock_bh(), rcu_read_unlock_bh())
+RCUVET_SECTION(rcu_read_lock_sched, rcu_read_lock_sched(), rcu_read_unlock_sched())
+RCUVET_SECTION(rcu_read_lock_sched_notrace, rcu_read_lock_sched_notrace(),
+	       rcu_read_unlock_sched_notrace())
+RCUVET_SECTION(preempt_disable, preempt_disable(), preempt_enable())
+RCUVET_SECTION(local_bh_disable, local_bh_disable(), local_bh_enable())
+RCUVET_SECTION(local_irq_disable, local_irq_disable(), local_irq_enable())
+RCUVET_SECTION(local_irq_save, local_irq_save(s->flags), local_irq_restore(s->flags))
+
+/* A softirq handler: a timer on this CPU runs the body. */
+static void rcuvet_timer_fn(struct timer_list *t)
+{
+	struct rcuvet_section *s = from_timer(s, t, timer);
+
+	s->body(s);
+	complete(&s->handler_done);
+}
+
+static void rcuvet_run_timer_softirq(struct rcuvet_section *s)
+{
+	init_completion(&s->handler_done);
+	timer_setup(&s->timer, rcuvet_timer_fn, 0);
+	s->timer.expires = jiffies;
+	add_timer_on(&s->timer, smp_processor_id());
+	wait_for_completion(&s->handler_done);
+	timer_shutdown_sync(&s->timer);
+}
+
+/* A hardirq handler: a hard-pinned hrtimer on this CPU runs the body. */
+static enum hrtimer_restart rcuvet_hrtimer_fn(struct hrtimer *t)
+{
+	struct rcuvet_section *s = container_of(t, struct rcuvet_section, hrtimer);
+
+	s->body(s);
+	complete(&s->handler_done);
+	return HRTIMER_NORESTART;
+}
+
+static void rcuvet_run_hrtimer_hardirq(struct rcuvet_section *s)
+{
+	init_completion(&s->handler_done);
+	hrtimer_init(&s->hrtimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	s->hrtimer.function = rcuvet_hrtimer_fn;
+	hrtimer_start(&s->hrtimer, ns_to_ktime(NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+	wait_for_completion(&s->handler_done);
+	hrtimer_cancel(&s->hrtimer);
+}
+
+#define RCUVET_READER(kind, covers, v4_19_waited) \
+	{ #kind, covers, rcuvet_run_##kind, v4_19_waited }
+
+static const struct rcuvet_reader_kind rcuvet_reader_kinds[] = {
+	RCUVET_READER(rcu_read_lock, "rcu_read_lock rcu_read_unlock", true),
+	RCUVET_READER(rcu_read_lock_bh, "rcu_read_lock_bh rcu_read_unlock_bh", false),
+	RCUVET_READER(rcu_read_lock_sched, "rcu_read_lock_sched rcu_read_unlock_sched", false),
+	RCUVET_READER(rcu_read_lock_sched_notrace,
+		      "rcu_read_lock_sched_notrace rcu_read_unlock_sched_notrace", false),
+	RCUVET_READER(preempt_disable, "preempt_disable preempt_enable", false),
+	RCUVET_READER(local_bh_disable, "local_bh_disable local_bh_enable", false),
+	RCUVET_READER(local_irq_disable, "local_irq_disable local_irq_enable", false),
+	RCUVET_READER(local_irq_save, "local_irq_save local_irq_restore", false),
+	RCUVET_READER(timer_softirq, "softirq-handler", false),
+	RCUVET_READER(hrtimer_hardirq, "hardirq-handler", false),
+};
+
+#define RCUVET_NR_READER_KINDS ARRAY_SIZE(rcuvet_reader_kinds)
+
+#endif /* _RCUVET_READERS_H */
