@@ -30,6 +30,7 @@ __u32 ndying;
 __u64 cm_enq[XT_MAX_CPUS];
 __u64 cm_done[XT_MAX_CPUS];
 __u64 seen[XT_MAX_CPUS];		/* xdp_src runs, per CPU, for the guest to poll */
+__u32 burning;			/* cpu_slow is burning, a devmap entry in hand */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -570,8 +571,10 @@ int cpu_slow(struct xdp_md *ctx)
 	n = n ? p->seq % n : 0;
 	act = cpu_to(&dm, p, n);
 	if (act == XDP_REDIRECT) {
+		burning = 1;
 		b.end = bpf_ktime_get_ns() + rd(&cfg.burn_ns);
 		bpf_loop(1 << 23, burn_cb, &b, 0);
+		burning = 0;
 	}
 	return act;
 }
