@@ -95,6 +95,7 @@ struct scen {
 	int ops[16], nops;		/* weighted: an op may appear twice */
 	int bug;			/* the cpumap direct-return scenario */
 	int keys;			/* DEVMAP and DEVMAP_HASH keys in use */
+	int burn_ms;			/* cpumap entries run cpu_slow, this slow */
 };
 
 #define K(...) { __VA_ARGS__ }, sizeof((int[]){ __VA_ARGS__ }) / sizeof(int)
@@ -102,30 +103,38 @@ struct scen {
 static const struct scen scens[] = {
 	{ "delete", "delete entries of DEVMAP, DEVMAP_HASH, CPUMAP and put them back",
 	  K(K_DM, K_DMH, K_CM), K(K_DM, K_DMH, K_CM),
-	  K(OP_DM_DEL, OP_DM_DEL, OP_DMH_DEL, OP_DMH_DEL, OP_CM_DEL), 0, 0 },
+	  K(OP_DM_DEL, OP_DM_DEL, OP_DMH_DEL, OP_DMH_DEL, OP_CM_DEL), 0, 0, 0 },
 	{ "replace", "replace entries: other target, qsize, entry program",
 	  K(K_DM, K_DMH, K_CM), K(K_DM, K_DMH, K_CM),
-	  K(OP_DM_REPL, OP_DM_REPL, OP_DMH_REPL, OP_DMH_REPL, OP_CM_REPL), 0, 0 },
+	  K(OP_DM_REPL, OP_DM_REPL, OP_DMH_REPL, OP_DMH_REPL, OP_CM_REPL), 0, 0, 0 },
 	{ "broadcast", "BPF_F_BROADCAST|BPF_F_EXCLUDE_INGRESS while entries go",
 	  K(K_BC, K_BCH, K_DM), K(K_BC, K_BCH, K_DMH),
-	  K(OP_DM_DEL, OP_DMH_DEL, OP_DM_REPL, OP_DMH_REPL), 0, NT },
+	  K(OP_DM_DEL, OP_DMH_DEL, OP_DM_REPL, OP_DMH_REPL), 0, NT, 0 },
 	{ "map_free", "last reference of maps dropped: inner maps, c1's program",
 	  K(K_ODM, K_OCM), K(K_DM, K_DMH, K_CM, K_ODM),
 	  K(OP_MAP_DM, OP_MAP_DM, OP_MAP_DM, OP_MAP_DM, OP_MAP_DM, OP_MAP_CM,
-	    OP_MAP_CM, OP_PROG), 0, 64 },
+	    OP_MAP_CM, OP_PROG), 0, 64, 0 },
 	{ "unregister", "unregister devmap targets: delete the veth or its netns",
 	  K(K_DM, K_DMH, K_ODM), K(K_DM, K_DMH, K_ODM),
-	  K(OP_UNREG), 0, XT_DM_ENTRIES },
+	  K(OP_UNREG), 0, XT_DM_ENTRIES, 0 },
 	{ "cpumap_busy", "replace cpumap entries while their rings hold frames",
 	  K(K_CM), K(K_CM),
-	  K(OP_CM_REPL), 0, 0 },
+	  K(OP_CM_REPL), 0, 0, 0 },
 	{ "mixed", "every teardown at once",
 	  K(K_DM, K_DMH, K_CM, K_BC, K_BCH, K_ODM, K_OCM),
 	  K(K_DM, K_DMH, K_CM, K_ODM, K_OCM),
 	  K(OP_DM_DEL, OP_DMH_DEL, OP_CM_DEL, OP_DM_REPL, OP_DMH_REPL,
-	    OP_CM_REPL, OP_MAP_DM, OP_MAP_CM, OP_PROG, OP_UNREG), 0, 32 },
+	    OP_CM_REPL, OP_MAP_DM, OP_MAP_CM, OP_PROG, OP_UNREG), 0, 32, 0 },
 	{ "cpumap_direct_return", "cpumap program -> devmap whose xmit drops",
-	  K(K_CM), { 0 }, 0, { 0 }, 0, 1, 0 },
+	  K(K_CM), { 0 }, 0, { 0 }, 0, 1, 0, 0 },
+	/*
+	 * Not run unless named (burn_ms): for the v4.19 grace-period
+	 * emulation (docs/xdp-teardown.md).  One cpumap entry (CPU 1) takes
+	 * every frame; its program redirects into DEVMAP key 0 and then
+	 * burns, while the teardown deletes and replaces key 0.
+	 */
+	{ "cpumap_devmap_slow", "devmap entries go while a slow cpumap program holds them",
+	  K(K_CM), { 0 }, 0, K(OP_DM_DEL, OP_DM_REPL), 0, 1, 200 },
 };
 
 #define N_SCENS (int)(sizeof(scens) / sizeof(scens[0]))
@@ -152,7 +161,8 @@ struct run {
 	int sock[2];			/* packet sockets on a0 and c1 */
 	__u32 first_map_id, first_prog_id;
 	int egress[3];			/* no program, eg_drop8, eg_pass */
-	int cpuprog[4];			/* no program, cpu_redir, cpu_pass, cpu_drop */
+	int cpuprog[4];			/* no program (or cpu_seq, cpu_slow), cpu_redir,
+					   cpu_pass, cpu_drop */
 	int inner_dm, inner_cm;		/* current inner maps (map_free) */
 	int c1_prog, c1_maps[3];	/* c1's program copy and its maps */
 	int keys;			/* DEVMAP and DEVMAP_HASH keys in use */
@@ -309,7 +319,8 @@ static int fill_cm(struct run *R, int fd)
 	int k, err;
 
 	for (k = 0; k < R->ncpu; k++) {
-		err = cm_set(R, fd, k, rnd_qsize(R), R->sc->bug ? 0 : rnd(R) % 4);
+		err = cm_set(R, fd, k, rnd_qsize(R),
+			     R->sc->bug || R->sc->burn_ms ? 0 : rnd(R) % 4);
 		if (err)
 			return err;
 	}
@@ -444,6 +455,8 @@ static int setup(struct run *R)
 	R->cpuprog[3] = bpf_program__fd(sk->progs.cpu_drop);
 	if (R->sc->bug)
 		R->cpuprog[0] = bpf_program__fd(sk->progs.cpu_seq);
+	if (R->sc->burn_ms)
+		R->cpuprog[0] = bpf_program__fd(sk->progs.cpu_slow);
 
 	R->ns_root = ns_self();
 	R->ns_a = ns_new();
@@ -558,6 +571,13 @@ static int setup(struct run *R)
 	sk->bss->cfg.ncpus = R->ncpu;
 	sk->bss->cfg.cm_cross = R->sc->bug;
 	sk->bss->cfg.cm_limit = CM_LIMIT;
+	if (R->sc->burn_ms) {
+		/* CPU 1: under emulate-4.19 RCU's kthreads have CPU 2 */
+		sk->bss->cfg.cm_key = 1 + (R->ncpu > 1);
+		sk->bss->cfg.burn_ns = R->sc->burn_ms * 1000000u;
+		/* a ring that drains within the settle time */
+		sk->bss->cfg.cm_limit = 16;
+	}
 	sk->bss->cfg.eg_mod = 8;
 	sk->bss->cfg.cpu_dm_keys = R->keys;
 	__sync_synchronize();
@@ -1058,10 +1078,15 @@ static void *teardown(void *arg)
 			}
 			usleep(20000);
 		}
+		volatile __u32 *burning = &R->sk->bss->burning;
 		unsigned long long f0 = frames_seen(R);
+		int held = *burning;
 		double t0 = now(), dt;
 		int err = do_op(R, op);
 		unsigned long long f1 = frames_seen(R);
+
+		/* under traffic: frames flowed, or cpu_slow held an entry */
+		held |= *burning;
 
 		if (err == -EAGAIN)
 			continue;
@@ -1073,7 +1098,7 @@ static void *teardown(void *arg)
 		R->op_time[op] += dt;
 		if (dt > R->op_max[op])
 			R->op_max[op] = dt;
-		R->ops_traffic += f1 != f0;
+		R->ops_traffic += f1 != f0 || held;
 		if (err) {
 			R->op_errors++;
 			R->last_op_err = err;
@@ -1559,8 +1584,9 @@ int main(int argc, char **argv)
 		chosen[n++] = &scens[j];
 	}
 	if (!n)
-		for (n = 0; n < N_SCENS; n++)
-			chosen[n] = &scens[n];
+		for (i = 0; i < N_SCENS; i++)
+			if (!scens[i].burn_ms)
+				chosen[n++] = &scens[i];
 	if (opt.threads < 1 || opt.threads > 16)
 		usage();
 

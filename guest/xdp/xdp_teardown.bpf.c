@@ -11,7 +11,7 @@
  *  xdp_kick    BPF_PROG_TEST_RUN program that flushes a target's ring
  *  xdp_sink    native XDP program of every target's peer: counts, drops
  *  eg_drop8, eg_pass          devmap egress programs
- *  cpu_redir, cpu_pass, cpu_drop, cpu_seq    cpumap programs
+ *  cpu_redir, cpu_pass, cpu_drop, cpu_seq, cpu_slow    cpumap programs
  *  sock_count  socket filter counting cpumap frames that reach the stack
  *
  * Counters are per-CPU (map "cnt"); the cpumap flow control uses shared
@@ -30,6 +30,7 @@ __u32 ndying;
 __u64 cm_enq[XT_MAX_CPUS];
 __u64 cm_done[XT_MAX_CPUS];
 __u64 seen[XT_MAX_CPUS];		/* xdp_src runs, per CPU, for the guest to poll */
+__u32 burning;			/* cpu_slow is burning, a devmap entry in hand */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -304,7 +305,10 @@ static __always_inline int src(struct xdp_md *ctx)
 		n = rd(&cfg.ncpus);
 		if (!n)
 			return XDP_DROP;
-		key = rd(&cfg.cm_cross) ? (cpu + 1) % n : i % n;
+		if (rd(&cfg.cm_key))
+			key = rd(&cfg.cm_key) - 1;
+		else
+			key = rd(&cfg.cm_cross) ? (cpu + 1) % n : i % n;
 		if (!cm_take(key)) {
 			count(C_THROTTLE);
 			return XDP_DROP;
@@ -527,6 +531,52 @@ int cpu_redir(struct xdp_md *ctx)
 	n = n ? p->seq % n : 0;
 	dying_check(&dm, n);
 	return cpu_to(&dm, p, n);
+}
+
+struct burn {
+	__u64 end;
+};
+
+static long burn_cb(__u64 i, void *ctx)
+{
+	struct burn *b = ctx;
+
+	(void)i;
+	return bpf_ktime_get_ns() >= b->end;
+}
+
+/*
+ * cpu_slow: cpu_redir, then cfg.burn_ns spent before returning.  The
+ * cpumap kthread runs its program under rcu_read_lock_bh() only
+ * (cpu_map_bpf_prog_run()); bpf_redirect_map() leaves the devmap entry it
+ * looked up (__dev_map_lookup_elem()) in bpf_redirect_info, and only after
+ * the program returns does xdp_do_redirect() dereference it
+ * (dev_map_enqueue()).  The burn widens that window from microseconds to
+ * longer than a grace period: an entry deleted meanwhile is freed by
+ * call_rcu() before its use unless grace periods wait for bh-disabled
+ * regions (flavor consolidation).
+ */
+SEC("xdp/cpumap")
+int cpu_slow(struct xdp_md *ctx)
+{
+	struct xt_pkt *p = cpu_head(ctx);
+	__u32 n = rd(&cfg.cpu_dm_keys);
+	struct burn b;
+	int act;
+
+	if (!p) {
+		count(C_CPU_DROP);
+		return XDP_DROP;
+	}
+	n = n ? p->seq % n : 0;
+	act = cpu_to(&dm, p, n);
+	if (act == XDP_REDIRECT) {
+		burning = 1;
+		b.end = bpf_ktime_get_ns() + rd(&cfg.burn_ns);
+		bpf_loop(1 << 23, burn_cb, &b, 0);
+		burning = 0;
+	}
+	return act;
 }
 
 SEC("xdp/cpumap")

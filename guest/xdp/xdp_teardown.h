@@ -60,6 +60,8 @@ struct xt_cfg {
 	unsigned int cm_limit;			/* frames in flight per cpumap key */
 	unsigned int eg_mod;			/* eg_drop8 drops seq % eg_mod == 0 */
 	unsigned int cpu_dm_keys;		/* cpu_redir: DEVMAP keys it uses */
+	unsigned int cm_key;			/* CPUMAP key: cm_key - 1 always, if set */
+	unsigned int burn_ns;			/* cpu_slow: time spent after its redirect */
 };
 
 /* Per-CPU counters: index of the "cnt" PERCPU_ARRAY. */
