@@ -71,7 +71,7 @@ for plan in "$@"; do
 	# A control is meant to fail: its failures stay in its verdict.txt,
 	# not on the terminal, where they would read as the suite's own.
 	set +e
-	"$RCUVET_ROOT/scripts/vet.sh" "$p" "$plan" "$out" | { grep -v '^    FAIL: ' || true; }
+	"$RCUVET_ROOT/scripts/vet.sh" "$p" "$plan" "$out" | { grep --line-buffered -v '^    FAIL: ' || true; }
 	rc=${PIPESTATUS[0]}
 	set -e
 	[ $rc -le 1 ] || die "control '$plan' could not run (status $rc)"
