@@ -9,13 +9,12 @@
 # Variables: PROFILE=name or PROFILES="a b", KSRC=/path/to/linux (your own
 # tree; PATCHES=1 to apply kernel/patches/series to a copy of it), PLAN=name
 # (run's plan, default "run"), JOBS=n, REPEAT=n (make repeat's rounds),
-# BENCH_NAME=dir (make bench's results/ folder, default "bench"), FRESH=1
-# (boot again even where nothing changed since a boot that passed).
+# BENCH_NAME=dir (make bench's results/ folder, default "bench").
 
 ifdef PROFILE
 PROFILES := $(PROFILE)
 endif
-export PROFILES KSRC PATCHES PLAN JOBS REPEAT BENCH_NAME FRESH
+export PROFILES KSRC PATCHES PLAN JOBS REPEAT BENCH_NAME
 
 S := scripts
 

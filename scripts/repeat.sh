@@ -4,9 +4,8 @@
 # and nopreempt), REPEAT times in a row (default 10), without rebuilding
 # anything between rounds; stops at the first round that fails.  Results
 # in results/repeat/ROUND/PROFILE/; the closing line counts every test
-# case of every round.  Every round boots (FRESH=1).
+# case of every round.
 . "$(dirname "$0")/lib.sh"
-export FRESH=1
 
 profiles=${PROFILES:-debug nopreempt}
 rounds=${REPEAT:-10}

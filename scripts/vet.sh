@@ -20,23 +20,10 @@ here=$RCUVET_ROOT/scripts
 "$here/build-modules.sh" "$profile"
 "$here/build-guest.sh"
 "$here/initramfs.sh" "$profile"
-# The boot is the slow step.  When nothing it depends on changed since a
-# boot whose run passed (or whose control held, controls.sh says), judge
-# that boot's console again instead, as go test reuses a cached pass;
-# FRESH=1 always boots.
-inputs=$(hash_of "$KOBJ/arch/x86/boot/bzImage" "$OBJ/initramfs.cpio" \
-	"$(profile_file "$profile")" "$here/boot.sh" \
-	"$RCUVET_ROOT/configs/plans/$plan.plan")
-if [ -z "${FRESH:-}" ] && [ "$(cat "$out/.boot-inputs" 2>/dev/null)" = "$inputs" ] &&
-	{ grep -qs '^verdict: PASS' "$out/verdict.txt" || [ -f "$out/.held" ]; }; then
-	note "boot $profile, plan $plan: unchanged since $(date -r "$out/console.log" '+%F %T'), judging its console again (FRESH=1 boots again)"
-else
-	rm -rf "$out"
-	mkdir -p "$out"
-	cp "$KOBJ/.config" "$out/config"
-	"$here/boot.sh" "$profile" "$plan" "$out" || [ $? -eq 3 ]
-	echo "$inputs" >"$out/.boot-inputs"
-fi
+rm -rf "$out"
+mkdir -p "$out"
+cp "$KOBJ/.config" "$out/config"
+"$here/boot.sh" "$profile" "$plan" "$out" || [ $? -eq 3 ]
 rc=0
 "$here/verdict.sh" "$plan" "$out" || rc=$?
 "$here/report.sh" "$profile: plan $plan" "$out"
