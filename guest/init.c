@@ -35,7 +35,6 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/reboot.h>
-#include <sys/utsname.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -347,20 +346,6 @@ static void run_plan(const char *name)
 	fclose(plan);
 }
 
-/*
- * A PREEMPT_RT kernel prints to the serial console from a kthread, which
- * can be seconds behind after a burst (rcuscale prints hundreds of lines
- * on unload): rebooting at once would cut the log before the end marker.
- * Other kernels print synchronously, so only RT kernels wait.
- */
-static void let_console_drain(void)
-{
-	struct utsname u;
-
-	if (!uname(&u) && strstr(u.version, "PREEMPT_RT"))
-		sleep(5);
-}
-
 int main(void)
 {
 	const char *plan = getenv("rcuvet_plan");
@@ -376,7 +361,6 @@ int main(void)
 	check_cpus();
 	run_plan(plan ? plan : "default");
 	say("done errors=%d", errors);
-	let_console_drain();
 	sync();
 	reboot(RB_AUTOBOOT);
 	return 0;
