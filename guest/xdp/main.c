@@ -1153,7 +1153,9 @@ static int settle(struct run *R, struct counters *c)
 /*
  * One frame to each live target through the kick devmap (no egress
  * program), with XDP_XMIT_FLUSH: frames an earlier bulk left in the
- * target's ring without a flush (see xdp_kick) get received.
+ * target's ring without a flush (see xdp_kick) get received.  veth puts
+ * a frame into the peer's rx queue of the sending CPU, so the kick is
+ * sent from every CPU: a flush reaches only its own queue.
  */
 static int kick_targets(struct run *R)
 {
@@ -1161,6 +1163,8 @@ static int kick_targets(struct run *R)
 	struct xt_pkt *p = (void *)pkt;
 	int map = bpf_map__fd(R->sk->maps.kick);
 	int prog = bpf_program__fd(R->sk->progs.xdp_kick);
+	cpu_set_t all, one;
+	int cpu, err = 0;
 	__u32 i, v;
 
 	memset(p->dst, 0x02, 6);
@@ -1168,20 +1172,27 @@ static int kick_targets(struct run *R)
 	p->proto = htons(XT_ETH_P);
 	p->magic = XT_MAGIC;
 	p->kind = K_DM;
-	for (i = 0; i < NT; i++) {
-		LIBBPF_OPTS(bpf_test_run_opts, o,
-			.data_in = pkt, .data_size_in = sizeof(pkt),
-			.repeat = 1, .batch_size = 1,
-			.flags = BPF_F_TEST_XDP_LIVE_FRAMES);
+	if (pthread_getaffinity_np(pthread_self(), sizeof(all), &all))
+		return -EINVAL;
+	for (cpu = 0; cpu < R->ncpu && !err; cpu++) {
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		err = -pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
+		for (i = 0; i < NT && !err; i++) {
+			LIBBPF_OPTS(bpf_test_run_opts, o,
+				.data_in = pkt, .data_size_in = sizeof(pkt),
+				.repeat = 1, .batch_size = 1,
+				.flags = BPF_F_TEST_XDP_LIVE_FRAMES);
 
-		v = R->t[i].ia;
-		if (bpf_map_update_elem(map, &i, &v, 0))
-			return -errno;
-		R->sk->bss->kick_key = i;
-		if (bpf_prog_test_run_opts(prog, &o))
-			return -errno;
+			v = R->t[i].ia;
+			R->sk->bss->kick_key = i;
+			if (bpf_map_update_elem(map, &i, &v, 0) ||
+			    bpf_prog_test_run_opts(prog, &o))
+				err = -errno;
+		}
 	}
-	return 0;
+	pthread_setaffinity_np(pthread_self(), sizeof(all), &all);
+	return err;
 }
 
 #define SUM(c, base, ...) sum_kinds(c, base, (int[]){ __VA_ARGS__, -1 })
