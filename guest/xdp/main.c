@@ -24,7 +24,10 @@
  * or within the stated bound where the kernel may drop without telling),
  * no frame seen twice, the race proven (operations that landed while
  * frames flowed), and after the scenario no map or program of it left.
- * Output is KTAP, one test case per scenario, counters as diagnostics.
+ * A kernel splat (KASAN, WARNING, ...) ends the program at once, the
+ * scenario failed: the verdict fails the run on it, the time to it is
+ * what a negative control measures, and threads may be stuck in the
+ * damaged kernel.  Output is KTAP, one test case per scenario, counters as diagnostics.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -96,6 +99,7 @@ struct scen {
 	int bug;			/* the cpumap direct-return scenario */
 	int keys;			/* DEVMAP and DEVMAP_HASH keys in use */
 	int burn_ms;			/* cpumap entries run cpu_slow, this slow */
+	int chain;			/* ... redirecting into cm2, not a devmap */
 };
 
 #define K(...) { __VA_ARGS__ }, sizeof((int[]){ __VA_ARGS__ }) / sizeof(int)
@@ -103,30 +107,30 @@ struct scen {
 static const struct scen scens[] = {
 	{ "delete", "delete entries of DEVMAP, DEVMAP_HASH, CPUMAP and put them back",
 	  K(K_DM, K_DMH, K_CM), K(K_DM, K_DMH, K_CM),
-	  K(OP_DM_DEL, OP_DM_DEL, OP_DMH_DEL, OP_DMH_DEL, OP_CM_DEL), 0, 0, 0 },
+	  K(OP_DM_DEL, OP_DM_DEL, OP_DMH_DEL, OP_DMH_DEL, OP_CM_DEL), 0, 0, 0, 0 },
 	{ "replace", "replace entries: other target, qsize, entry program",
 	  K(K_DM, K_DMH, K_CM), K(K_DM, K_DMH, K_CM),
-	  K(OP_DM_REPL, OP_DM_REPL, OP_DMH_REPL, OP_DMH_REPL, OP_CM_REPL), 0, 0, 0 },
+	  K(OP_DM_REPL, OP_DM_REPL, OP_DMH_REPL, OP_DMH_REPL, OP_CM_REPL), 0, 0, 0, 0 },
 	{ "broadcast", "BPF_F_BROADCAST|BPF_F_EXCLUDE_INGRESS while entries go",
 	  K(K_BC, K_BCH, K_DM), K(K_BC, K_BCH, K_DMH),
-	  K(OP_DM_DEL, OP_DMH_DEL, OP_DM_REPL, OP_DMH_REPL), 0, NT, 0 },
+	  K(OP_DM_DEL, OP_DMH_DEL, OP_DM_REPL, OP_DMH_REPL), 0, NT, 0, 0 },
 	{ "map_free", "last reference of maps dropped: inner maps, c1's program",
 	  K(K_ODM, K_OCM), K(K_DM, K_DMH, K_CM, K_ODM),
 	  K(OP_MAP_DM, OP_MAP_DM, OP_MAP_DM, OP_MAP_DM, OP_MAP_DM, OP_MAP_CM,
-	    OP_MAP_CM, OP_PROG), 0, 64, 0 },
+	    OP_MAP_CM, OP_PROG), 0, 64, 0, 0 },
 	{ "unregister", "unregister devmap targets: delete the veth or its netns",
 	  K(K_DM, K_DMH, K_ODM), K(K_DM, K_DMH, K_ODM),
-	  K(OP_UNREG), 0, XT_DM_ENTRIES, 0 },
+	  K(OP_UNREG), 0, XT_DM_ENTRIES, 0, 0 },
 	{ "cpumap_busy", "replace cpumap entries while their rings hold frames",
 	  K(K_CM), K(K_CM),
-	  K(OP_CM_REPL), 0, 0, 0 },
+	  K(OP_CM_REPL), 0, 0, 0, 0 },
 	{ "mixed", "every teardown at once",
 	  K(K_DM, K_DMH, K_CM, K_BC, K_BCH, K_ODM, K_OCM),
 	  K(K_DM, K_DMH, K_CM, K_ODM, K_OCM),
 	  K(OP_DM_DEL, OP_DMH_DEL, OP_CM_DEL, OP_DM_REPL, OP_DMH_REPL,
-	    OP_CM_REPL, OP_MAP_DM, OP_MAP_CM, OP_PROG, OP_UNREG), 0, 32, 0 },
+	    OP_CM_REPL, OP_MAP_DM, OP_MAP_CM, OP_PROG, OP_UNREG), 0, 32, 0, 0 },
 	{ "cpumap_direct_return", "cpumap program -> devmap whose xmit drops",
-	  K(K_CM), { 0 }, 0, { 0 }, 0, 1, 0, 0 },
+	  K(K_CM), { 0 }, 0, { 0 }, 0, 1, 0, 0, 0 },
 	/*
 	 * Not run unless named (burn_ms): for the v4.19 grace-period
 	 * emulation (docs/xdp-teardown.md).  One cpumap entry (CPU 1) takes
@@ -134,7 +138,10 @@ static const struct scen scens[] = {
 	 * burns, while the teardown deletes and replaces key 0.
 	 */
 	{ "cpumap_devmap_slow", "devmap entries go while a slow cpumap program holds them",
-	  K(K_CM), { 0 }, 0, K(OP_DM_DEL, OP_DM_REPL), 0, 1, 200 },
+	  K(K_CM), { 0 }, 0, K(OP_DM_DEL, OP_DM_REPL), 0, 1, 200, 0 },
+	/* The same for a cpumap: cpu_slow redirects into cm2 key 0 instead. */
+	{ "cpumap_cpumap_slow", "cpumap entries go while a slow cpumap program holds them",
+	  K(K_CM), { 0 }, 0, K(OP_CM_DEL, OP_CM_REPL), 0, 1, 200, 1 },
 };
 
 #define N_SCENS (int)(sizeof(scens) / sizeof(scens[0]))
@@ -529,6 +536,8 @@ static int setup(struct run *R)
 		err = fill_dm(R, bpf_map__fd(sk->maps.dmh), 1, R->dmh_target);
 	if (!err)
 		err = fill_cm(R, bpf_map__fd(sk->maps.cm));
+	if (!err && R->sc->chain)
+		err = cm_set(R, bpf_map__fd(sk->maps.cm2), 0, rnd_qsize(R), 3);
 	if (!err) {
 		__u32 v = R->c0;
 
@@ -575,6 +584,7 @@ static int setup(struct run *R)
 		/* CPU 1: under emulate-4.19 RCU's kthreads have CPU 2 */
 		sk->bss->cfg.cm_key = 1 + (R->ncpu > 1);
 		sk->bss->cfg.burn_ns = R->sc->burn_ms * 1000000u;
+		sk->bss->cfg.cm2_key = R->sc->chain;	/* key 0: CPU 0 */
 		/* a ring that drains within the settle time */
 		sk->bss->cfg.cm_limit = 16;
 	}
@@ -684,8 +694,9 @@ static int op_dm(struct run *R, int hash, int replace)
 
 static int op_cm(struct run *R, int replace)
 {
-	int fd = bpf_map__fd(R->sk->maps.cm);
-	__u32 key = rnd(R) % R->ncpu;
+	int chain = R->sc->chain;
+	int fd = bpf_map__fd(chain ? R->sk->maps.cm2 : R->sk->maps.cm);
+	__u32 key = chain ? 0 : rnd(R) % R->ncpu;
 	volatile __u64 *enq = R->sk->bss->cm_enq, *done = R->sk->bss->cm_done;
 
 	if (enq[key] != done[key]) {
@@ -695,7 +706,8 @@ static int op_cm(struct run *R, int replace)
 	}
 	if (!replace && bpf_map_delete_elem(fd, &key))
 		return -errno;
-	return cm_set(R, fd, key, rnd_qsize(R), rnd(R) % 4);
+	/* cm2's entries: any program but cpu_slow (cpuprog[0]) */
+	return cm_set(R, fd, key, rnd_qsize(R), chain ? 1 + rnd(R) % 3 : rnd(R) % 4);
 }
 
 static int op_map(struct run *R, int cpumap)
@@ -1240,17 +1252,17 @@ static void evaluate(struct run *R, const struct counters *c, int drained)
 	frames = c->c[C_SRC_TR] + c->c[C_SRC_NAPI];
 	uni = SUM(c, C_REDIR, K_DM, K_DMH, K_ODM, K_CPU_DM);
 	bc = SUM(c, C_REDIR, K_BC, K_BCH);
-	cm_in = SUM(c, C_REDIR, K_CM, K_OCM);
+	cm_in = SUM(c, C_REDIR, K_CM, K_OCM, K_CPU_CM);
 	/* the kick frames went to the targets too: not ours to account */
 	acc = SUM(c, C_EG_DROP, K_DM, K_DMH, K_ODM, K_CPU_DM, K_BC, K_BCH) +
 	      all.xmit + all.tx_dropped - c->c[C_KICK];
 
 	diag("frames: %llu (test_run %llu, napi %llu), test_run calls %lu",
 	     frames, c->c[C_SRC_TR], c->c[C_SRC_NAPI], R->tr_calls);
-	diag("redirected: devmap %llu [dm %llu dmh %llu outer %llu cpumap->devmap %llu], broadcast %llu, cpumap %llu [cm %llu outer %llu]",
+	diag("redirected: devmap %llu [dm %llu dmh %llu outer %llu cpumap->devmap %llu], broadcast %llu, cpumap %llu [cm %llu outer %llu cpumap->cpumap %llu]",
 	     uni, c->c[C_REDIR + K_DM], c->c[C_REDIR + K_DMH], c->c[C_REDIR + K_ODM],
 	     c->c[C_REDIR + K_CPU_DM], bc, cm_in, c->c[C_REDIR + K_CM],
-	     c->c[C_REDIR + K_OCM]);
+	     c->c[C_REDIR + K_OCM], c->c[C_REDIR + K_CPU_CM]);
 	diag("no entry (lookup missed a torn-down entry): %llu, throttled %llu, to dying targets %llu",
 	     SUM(c, C_MISS, K_DM, K_DMH, K_CM, K_ODM, K_OCM) + c->c[C_CPU_MISS],
 	     c->c[C_THROTTLE], c->c[C_DYING]);
@@ -1392,28 +1404,45 @@ static void evaluate(struct run *R, const struct counters *c, int drained)
 
 static int kmsg_fd = -1;
 
-/* Messages of the page_pool that tell of lost or doubly freed pages. */
-static int kmsg_check(void)
+/* What the kernel said since the last look. */
+struct kmsg_news {
+	int pool_bad;		/* the page_pool lost or doubly freed pages */
+	int splat;		/* a report the verdict fails the run for */
+};
+
+/*
+ * Read the kernel's new messages: the page_pool's reports of lost or
+ * doubly freed pages, and the first lines of splats (a subset of the
+ * verdict's list: enough to see that the run has failed).
+ */
+static void kmsg_read(struct kmsg_news *news)
 {
-	static const char *const bad[] = {
+	static const char *const pool_bad[] = {
 		"stalled pool shutdown", "inflight packet-pages", "Bad page", NULL,
 	};
+	static const char *const splat[] = {
+		"BUG:", "WARNING:", "KASAN:", "Oops", "refcount_t:", NULL,
+	};
 	char buf[8192];
-	int n, found = 0, i;
+	int n, i;
 
 	if (kmsg_fd < 0)
-		return 0;
+		return;
 	while ((n = read(kmsg_fd, buf, sizeof(buf) - 1)) > 0 || (n < 0 && errno == EPIPE)) {
 		if (n <= 0)
 			continue;
 		buf[n] = '\0';
-		for (i = 0; bad[i]; i++)
-			if (strstr(buf, bad[i]) && !strstr(buf, "xdp-teardown")) {
-				found++;
-				diag("the kernel says: %.200s", strchr(buf, ';') ? strchr(buf, ';') + 1 : buf);
+		if (strstr(buf, "xdp-teardown"))
+			continue;
+		for (i = 0; pool_bad[i]; i++)
+			if (strstr(buf, pool_bad[i])) {
+				news->pool_bad++;
+				diag("the kernel says: %.200s",
+				     strchr(buf, ';') ? strchr(buf, ';') + 1 : buf);
 			}
+		for (i = 0; splat[i]; i++)
+			news->splat |= !!strstr(buf, splat[i]);
 	}
-	return found;
 }
 
 static void cleanup(struct run *R)
@@ -1463,6 +1492,7 @@ static int run_scenario(const struct scen *sc, int number)
 	struct tdthread td[16];
 	struct counters c;
 	double t0, t;
+	struct kmsg_news news = { 0 };
 	int i, drained, maps, progs;
 	unsigned long ops = 0;
 
@@ -1484,7 +1514,8 @@ static int run_scenario(const struct scen *sc, int number)
 	if (R->ncpu > XT_MAX_CPUS)
 		R->ncpu = XT_MAX_CPUS;
 	check_failed = 0;
-	kmsg_check();
+	kmsg_read(&news);
+	memset(&news, 0, sizeof(news));
 	diag("%s: %s", sc->name, sc->what);
 	if (setup(R)) {
 		check_failed++;
@@ -1512,6 +1543,18 @@ static int run_scenario(const struct scen *sc, int number)
 			break;
 		if (t >= opt.max_time)
 			break;
+		kmsg_read(&news);
+		if (news.splat) {
+			/*
+			 * The run has failed.  Threads may be stuck in the
+			 * damaged kernel: report and leave without them.
+			 */
+			diag("failed: the kernel reported a splat after %.1f s: scenario stopped",
+			     now() - t0);
+			printf("    not ok %d %s\n", number, sc->name);
+			fflush(stdout);
+			_exit(1);
+		}
 	}
 	R->stop_teardown = 1;
 	for (i = 0; i < (int)opt.threads; i++)
@@ -1546,7 +1589,8 @@ out:
 	} else {
 		diag("maps and programs all freed %.1f s after the scenario", i / 10.0);
 	}
-	expect(!kmsg_check(), "the page_pool reported lost or doubly freed pages");
+	kmsg_read(&news);
+	expect(!news.pool_bad, "the page_pool reported lost or doubly freed pages");
 	printf("    %s %d %s\n", check_failed ? "not ok" : "ok", number, sc->name);
 	return check_failed ? -1 : 0;
 }

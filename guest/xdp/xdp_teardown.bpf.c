@@ -76,6 +76,14 @@ struct {
 	__type(value, struct bpf_cpumap_val);
 } cm SEC(".maps");
 
+/* cpu_slow's way on (cpumap_cpumap_slow): its entries never run cpu_slow */
+struct {
+	__uint(type, BPF_MAP_TYPE_CPUMAP);
+	__uint(max_entries, XT_MAX_CPUS);
+	__type(key, __u32);
+	__type(value, struct bpf_cpumap_val);
+} cm2 SEC(".maps");
+
 /* the feeder's way to the NAPI veth */
 struct {
 	__uint(type, BPF_MAP_TYPE_DEVMAP);
@@ -545,8 +553,27 @@ static long burn_cb(__u64 i, void *ctx)
 	return bpf_ktime_get_ns() >= b->end;
 }
 
+/* A cpumap program's redirect into cm2 KEY, under its flow control. */
+static __always_inline int cpu_to_cm2(struct xt_pkt *p, __u32 key)
+{
+	if (!cm_take(key)) {
+		count(C_CPU_DROP);
+		return XDP_DROP;
+	}
+	p->kind = K_CPU_CM;
+	if (bpf_redirect_map(&cm2, key, XDP_ABORTED) == XDP_REDIRECT) {
+		count(C_CPU_REDIR);
+		count(C_REDIR + K_CPU_CM);
+		return XDP_REDIRECT;
+	}
+	cm_give(key);
+	count(C_CPU_MISS);
+	return XDP_DROP;
+}
+
 /*
- * cpu_slow: cpu_redir, then cfg.burn_ns spent before returning.  The
+ * cpu_slow: cpu_redir (or, with cfg.cm2_key set, a redirect into that
+ * cm2 entry), then cfg.burn_ns spent before returning.  The
  * cpumap kthread runs its program under rcu_read_lock_bh() only
  * (cpu_map_bpf_prog_run()); bpf_redirect_map() leaves the devmap entry it
  * looked up (__dev_map_lookup_elem()) in bpf_redirect_info, and only after
@@ -569,7 +596,12 @@ int cpu_slow(struct xdp_md *ctx)
 		return XDP_DROP;
 	}
 	n = n ? p->seq % n : 0;
-	act = cpu_to(&dm, p, n);
+	if (rd(&cfg.cm2_key))
+		/* the same for a cpumap entry: __cpu_map_lookup_elem(),
+		 * then cpu_map_enqueue() */
+		act = cpu_to_cm2(p, rd(&cfg.cm2_key) - 1);
+	else
+		act = cpu_to(&dm, p, n);
 	if (act == XDP_REDIRECT) {
 		burning = 1;
 		b.end = bpf_ktime_get_ns() + rd(&cfg.burn_ns);

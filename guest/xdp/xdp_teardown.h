@@ -29,6 +29,7 @@ enum xt_kind {
 	K_ODM,		/* a DEVMAP found in an ARRAY_OF_MAPS */
 	K_OCM,		/* a CPUMAP found in an ARRAY_OF_MAPS */
 	K_CPU_DM,	/* a cpumap program's redirect into a DEVMAP */
+	K_CPU_CM,	/* a cpumap program's redirect into another CPUMAP (cm2) */
 	N_KINDS
 };
 
@@ -62,6 +63,7 @@ struct xt_cfg {
 	unsigned int cpu_dm_keys;		/* cpu_redir: DEVMAP keys it uses */
 	unsigned int cm_key;			/* CPUMAP key: cm_key - 1 always, if set */
 	unsigned int burn_ns;			/* cpu_slow: time spent after its redirect */
+	unsigned int cm2_key;			/* cpu_slow: into cm2 key cm2_key - 1, if set */
 };
 
 /* Per-CPU counters: index of the "cnt" PERCPU_ARRAY. */
