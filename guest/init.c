@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rcuvet guest /init: run one test plan and end the VM.
+ * rcuvet guest /init: run a test plan and end the VM.
  *
  * The host passes the plan's name and the CPU count it asked QEMU for on
  * the kernel command line (rcuvet_plan=NAME rcuvet_cpus=N, which the kernel
- * hands to init as environment variables).  The plan lives in
- * /etc/rcuvet/plans/NAME.plan, one step a line:
+ * hands to init as environment variables); NAME+NAME... runs several plans
+ * one after the other, each plan's modules unloaded before the next one
+ * begins, so that a module may load again with other parameters.  A plan
+ * lives in /etc/rcuvet/plans/NAME.plan, one step a line:
  *
  *   module NAME [PARAM=VALUE...]   load /lib/modules/NAME.ko
  *   kunit NAME [PARAM=VALUE...]    the same, for a KUnit test module
@@ -242,6 +244,17 @@ static void unload_module(const char *name)
 		guest_error("rmmod %s: %s", name, strerror(errno));
 }
 
+/* The modules the running plan loaded, for unload_plan_modules(). */
+#define MAX_MODULES 64
+static char loaded[MAX_MODULES][64];
+static int n_loaded;
+
+static void unload_plan_modules(void)
+{
+	while (n_loaded > 0)
+		unload_module(loaded[--n_loaded]);
+}
+
 #define KMEMLEAK "/sys/kernel/debug/kmemleak"
 
 static void kmemleak_step(const char *what)
@@ -319,9 +332,11 @@ static void run_step(char *line)
 			       !strcmp(argv[0], "kunit") ||
 			       !strcmp(argv[0], "program"))) {
 		say("begin %s", argv[1]);
-		if (strcmp(argv[0], "program"))
+		if (strcmp(argv[0], "program")) {
 			status = run_module(argv + 1);
-		else
+			if (!status && n_loaded < MAX_MODULES)
+				snprintf(loaded[n_loaded++], sizeof(loaded[0]), "%s", argv[1]);
+		} else
 			status = run_program(argv + 1);
 		say("end %s status=%d", argv[1], status);
 	} else {
@@ -348,7 +363,7 @@ static void run_plan(const char *name)
 
 int main(void)
 {
-	const char *plan = getenv("rcuvet_plan");
+	char plans[1024], *plan, *next;
 
 	mount_fs("proc", "/proc");
 	mount_fs("sysfs", "/sys");
@@ -359,7 +374,13 @@ int main(void)
 	setenv("PATH", "/bin:/sbin", 1);
 
 	check_cpus();
-	run_plan(plan ? plan : "default");
+	snprintf(plans, sizeof(plans), "%s",
+		 getenv("rcuvet_plan") ? getenv("rcuvet_plan") : "default");
+	for (plan = strtok_r(plans, "+", &next); plan; plan = strtok_r(NULL, "+", &next)) {
+		run_plan(plan);
+		if (next && *next)
+			unload_plan_modules();
+	}
 	say("done errors=%d", errors);
 	sync();
 	reboot(RB_AUTOBOOT);

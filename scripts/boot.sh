@@ -12,9 +12,14 @@ out=${3:?usage: boot.sh PROFILE PLAN OUTDIR}
 console=$out/console.log
 mkdir -p "$out"
 rm -f "$console"
-# A plan may set its own limit ("boot-timeout: SECONDS", a host-only line).
-timeout_s=$(sed -n 's/^boot-timeout:[[:space:]]*//p' "$RCUVET_ROOT/configs/plans/$plan.plan")
-timeout_s=${timeout_s:-$BOOT_TIMEOUT}
+# A plan may set its own limit ("boot-timeout: SECONDS", a host-only line);
+# plans that share a boot share the sum of their limits.
+timeout_s=0
+for f in $(plan_files "$plan"); do
+	t=$(sed -n 's/^boot-timeout:[[:space:]]*//p' "$f")
+	timeout_s=$((timeout_s + ${t:-0}))
+done
+[ "$timeout_s" -gt 0 ] || timeout_s=$BOOT_TIMEOUT
 
 # Slow emulation must not trip the stall, hung-task and lockup detectors.
 cmdline="console=ttyS0 printk.devkmsg=on panic=-1 \

@@ -10,6 +10,8 @@
 #   control: verdict-passes       the run passes
 # A control passes when its run ends that way; each is one row of TSV.
 # "profile: NAME" in a control plan boots that profile instead of PROFILE.
+# Controls judged on their tests alone, on a clean kernel, share one boot
+# (see shares_boot).
 . "$(dirname "$0")/lib.sh"
 
 profile=${1:?usage: controls.sh PROFILE TSV PLAN...}
@@ -61,26 +63,92 @@ judge() {
 	done < <(sed -n 's/^control:[[:space:]]*//p' "$planfile")
 }
 
-for plan in "$@"; do
-	planfile=$RCUVET_ROOT/configs/plans/$plan.plan
-	grep -q '^control:' "$planfile" || die "plan '$plan' has no 'control:' line"
-	p=$(sed -n 's/^profile:[[:space:]]*//p' "$planfile")
-	p=${p:-$profile}
-	out=$RESULTS/$p/controls/$plan
-	start=$(date +%s)
-	# A control is meant to fail: its failures stay in its verdict.txt,
-	# not on the terminal, where they would read as the suite's own.
+# profile_of PLANFILE: the profile a control boots.
+profile_of() {
+	local p
+
+	p=$(sed -n 's/^profile:[[:space:]]*//p' "$1")
+	printf '%s\n' "${p:-$profile}"
+}
+
+# shares_boot PLANFILE: a control judged on its own tests alone (no
+# verdict-level line, no time limit of its own), on the default profile,
+# that requires the kernel to stay clean (a splat of one would blind the
+# lock debugging of the others), can share a boot with others like it:
+# a boot costs a debug guest ~20 s.
+shares_boot() {
+	[ "$(profile_of "$1")" = "$profile" ] &&
+		grep -qE '^control:[[:space:]]*tests-pass[[:space:]]+kernel-clean[[:space:]]*$' "$1" &&
+		! grep -qE '^boot-timeout:|^control:[[:space:]]*verdict-' "$1"
+}
+
+# record PLAN OUTDIR RC SECONDS: judge one control, say and write how it went.
+record() {
+	local why
+
+	why=$(judge "$RCUVET_ROOT/configs/plans/$1.plan" "$2" "$3" | paste -sd';' -)
+	if [ -z "$why" ]; then
+		note "control $1: held"
+		printf 'controls\t%s\tpass\t%s\t\n' "$1" "$4" >>"$tsv"
+	else
+		note "control $1: DID NOT HOLD: $why"
+		printf 'controls\t%s\tfail\t%s\t%s\n' "$1" "$4" "$why" >>"$tsv"
+		return 1
+	fi
+}
+
+# vet_control PROFILE PLAN OUTDIR: boot PLAN; vet.sh's status in $rc.  A
+# control is meant to fail: its failures stay in its verdict.txt, not on
+# the terminal, where they would read as the suite's own.
+vet_control() {
 	set +e
-	"$RCUVET_ROOT/scripts/vet.sh" "$p" "$plan" "$out" | { grep --line-buffered -v '^    FAIL: ' || true; }
+	"$RCUVET_ROOT/scripts/vet.sh" "$@" | { grep --line-buffered -v '^    FAIL: ' || true; }
 	rc=${PIPESTATUS[0]}
 	set -e
-	[ $rc -le 1 ] || die "control '$plan' could not run (status $rc)"
-	why=$(judge "$planfile" "$out" "$rc" | paste -sd';' -)
-	if [ -z "$why" ]; then
-		note "control $plan: held"
-		printf 'controls\t%s\tpass\t%s\t\n' "$plan" $(($(date +%s) - start)) >>"$tsv"
+	[ "$rc" -le 1 ] || die "control '$2' could not run (status $rc)"
+}
+
+shared=() alone=()
+for plan in "$@"; do
+	planfile=$RCUVET_ROOT/configs/plans/$plan.plan
+	[ -f "$planfile" ] || die "unknown control plan '$plan'"
+	grep -q '^control:' "$planfile" || die "plan '$plan' has no 'control:' line"
+	if shares_boot "$planfile"; then
+		shared+=("$plan")
 	else
-		note "control $plan: DID NOT HOLD: $why"
-		printf 'controls\t%s\tfail\t%s\t%s\n' "$plan" $(($(date +%s) - start)) "$why" >>"$tsv"
+		alone+=("$plan")
+	fi
+done
+[ ${#shared[@]} -gt 1 ] || { alone=("${shared[@]}" "${alone[@]}"); shared=(); }
+
+# The shared boot runs the plans one after the other; the verdict names
+# each one's steps "PLAN:STEP", and each control is judged on its own rows
+# (and the harness's) only.
+if [ ${#shared[@]} -gt 0 ]; then
+	out=$RESULTS/$profile/controls/shared
+	start=$(date +%s)
+	note "${#shared[@]} controls share one boot: ${shared[*]}"
+	joined=$(IFS=+ && echo "${shared[*]}")
+	vet_control "$profile" "$joined" "$out"
+	secs=$((($(date +%s) - start) / ${#shared[@]}))
+	held=1
+	for plan in "${shared[@]}"; do
+		mkdir -p "$out/$plan"
+		awk -F'\t' -v OFS='\t' -v p="$plan:" '
+			$1 == "harness" { print; next }
+			index($1, p) == 1 { $1 = substr($1, length(p) + 1); print }
+		' "$out/results.tsv" >"$out/$plan/results.tsv"
+		record "$plan" "$out/$plan" "$rc" "$secs" || held=0
+	done
+	[ $held -eq 0 ] || boot_cache_keep "$out"
+fi
+
+for plan in "${alone[@]}"; do
+	p=$(profile_of "$RCUVET_ROOT/configs/plans/$plan.plan")
+	out=$RESULTS/$p/controls/$plan
+	start=$(date +%s)
+	vet_control "$p" "$plan" "$out"
+	if record "$plan" "$out" "$rc" $(($(date +%s) - start)); then
+		boot_cache_keep "$out"
 	fi
 done

@@ -2,7 +2,12 @@
 /*
  * verdict: decide whether one boot of a test plan passed, from its console.
  *
- *   verdict --plan PLAN --console LOG [--results TSV] [--ktap FILE]
+ *   verdict --plan PLAN [--plan PLAN...] --console LOG [--results TSV]
+ *           [--ktap FILE]
+ *
+ * A boot may run several plans one after the other (negative controls
+ * share boots so); their steps then go by "PLAN:STEP" in every row and
+ * message, so that each plan's own results can be told apart.
  *
  * A run passes only if all of these hold:
  *  - every KTAP document in the log (not only the first) is complete and
@@ -78,7 +83,8 @@ enum status { PASS, FAIL, SKIP };
 static const char *const status_name[] = { "pass", "fail", "skip" };
 
 struct item {
-	char name[128];
+	char name[128];		/* as /init names the step */
+	char label[256];	/* as rows and messages name it */
 	int kunit;		/* must print at least one KTAP result */
 	int begun, ended, status, results;
 	double t_begin, t_end;
@@ -107,7 +113,7 @@ static struct {
 	int open, n;
 	int seen[MAX_PATTERNS];
 	char pattern[MAX_PATTERNS][256];
-	char item[128];
+	char item[256];
 } expect;
 static int n_unexpected;
 
@@ -125,7 +131,7 @@ static struct {
 	double t_last;
 	char diag[512];		/* first failure diagnostic of the running case */
 	char covers[512];	/* API members it says it covers */
-	char where[128];
+	char where[256];
 } doc;
 
 static int end_marker;
@@ -145,7 +151,7 @@ static void problem(enum check check, const char *fmt, ...)
 
 static const char *item_name(void)
 {
-	return cur_item ? cur_item->name : "boot";
+	return cur_item ? cur_item->label : "boot";
 }
 
 static void row(const char *item, const char *test, enum status st,
@@ -470,9 +476,11 @@ static const char *strip_time(const char *line)
 	return line;
 }
 
-static void read_plan(const char *path)
+/* read_plan: the plan's steps; LABELLED: name them "PLAN:STEP". */
+static void read_plan(const char *path, int labelled)
 {
-	char line[MAX_LINE], kind[32], name[128];
+	char line[MAX_LINE], kind[32], name[128], plan[96];
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	FILE *f = fopen(path, "r");
 
 	if (!f) {
@@ -492,6 +500,9 @@ static void read_plan(const char *path)
 			exit(2);
 		}
 		snprintf(items[n_items].name, sizeof(items[n_items].name), "%s", name);
+		snprintf(plan, sizeof(plan), "%.*s", (int)strcspn(base, "."), base);
+		snprintf(items[n_items].label, sizeof(items[n_items].label), "%s%s%s",
+			 labelled ? plan : "", labelled ? ":" : "", name);
 		items[n_items].kunit = !strcmp(kind, "kunit");
 		n_items++;
 	}
@@ -505,21 +516,21 @@ static void check_items(void)
 
 		if (!it->begun) {
 			if (end_marker)
-				problem(PLAN, "step '%s' never ran", it->name);
+				problem(PLAN, "step '%s' never ran", it->label);
 		} else if (!it->ended) {
 			problem(PLAN, "step '%s' began but never ended (crash or hang in it)",
-				it->name);
+				it->label);
 		} else if (it->status) {
-			problem(PLAN, "step '%s' ended with status %d", it->name, it->status);
+			problem(PLAN, "step '%s' ended with status %d", it->label, it->status);
 		} else if (it->kunit && !it->results) {
-			problem(PLAN, "step '%s' printed no KTAP results", it->name);
+			problem(PLAN, "step '%s' printed no KTAP results", it->label);
 		}
 	}
 }
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: verdict --plan PLAN --console LOG [--results TSV] [--ktap FILE]\n");
+	fprintf(stderr, "usage: verdict --plan PLAN [--plan PLAN...] --console LOG [--results TSV] [--ktap FILE]\n");
 	exit(2);
 }
 
@@ -536,15 +547,16 @@ static FILE *open_out(const char *path)
 
 int main(int argc, char **argv)
 {
-	const char *plan = NULL, *console = NULL;
+	const char *plans[MAX_ITEMS], *console = NULL;
+	int n_plans = 0;
 	char line[MAX_LINE];
 	FILE *in;
 
 	for (int i = 1; i < argc; i++) {
 		if (i + 1 >= argc)
 			usage();
-		if (!strcmp(argv[i], "--plan"))
-			plan = argv[++i];
+		if (!strcmp(argv[i], "--plan") && n_plans < MAX_ITEMS)
+			plans[n_plans++] = argv[++i];
 		else if (!strcmp(argv[i], "--console"))
 			console = argv[++i];
 		else if (!strcmp(argv[i], "--results"))
@@ -554,9 +566,10 @@ int main(int argc, char **argv)
 		else
 			usage();
 	}
-	if (!plan || !console)
+	if (!n_plans || !console)
 		usage();
-	read_plan(plan);
+	for (int i = 0; i < n_plans; i++)
+		read_plan(plans[i], n_plans > 1);
 	in = fopen(console, "r");
 	if (!in) {
 		perror(console);

@@ -3,7 +3,8 @@
 # Host tests of the pipeline, no kernel needed.  tests/pipeline/*.sh are
 # scripts that print what went wrong, or nothing.  tests/verdict/CASE/ runs
 # the verdict on a canned console log: console.log, the plan it was run
-# with (plan) and what the verdict must conclude (expect):
+# with (plan, or several NAME.plan run one after the other in one boot) and
+# what the verdict must conclude (expect):
 #   status N        the verdict's exit status
 #   says TEXT       a line of its output contains TEXT
 #   counts TEXT     its summary reads "verdict: ..., TEXT"
@@ -21,9 +22,12 @@ failed=0
 
 # check_case DIR: print what does not hold, if anything.
 check_case() {
-	local dir=$1 rc=0 kind arg
+	local dir=$1 rc=0 kind arg plan plans=()
 
-	"$bin" --plan "$dir/plan" --console "$dir/console.log" \
+	for plan in "$dir"/plan "$dir"/*.plan; do
+		[ ! -f "$plan" ] || plans+=(--plan "$plan")
+	done
+	"$bin" "${plans[@]}" --console "$dir/console.log" \
 		--results "$work/results.tsv" >"$work/out" 2>&1 || rc=$?
 	while read -r kind arg; do
 		case "$kind" in
