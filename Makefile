@@ -9,12 +9,13 @@
 # Variables: PROFILE=name or PROFILES="a b", KSRC=/path/to/linux (your own
 # tree; PATCHES=1 to apply kernel/patches/series to a copy of it), PLAN=name
 # (run's plan, default "run"), JOBS=n, REPEAT=n (make repeat's rounds),
-# BENCH_NAME=dir (make bench's results/ folder, default "bench").
+# BENCH_NAME=dir (make bench's results/ folder, default "bench"), FRESH=1
+# (make check boots again where nothing changed since a boot that passed).
 
 ifdef PROFILE
 PROFILES := $(PROFILE)
 endif
-export PROFILES KSRC PATCHES PLAN JOBS REPEAT BENCH_NAME
+export PROFILES KSRC PATCHES PLAN JOBS REPEAT BENCH_NAME FRESH
 
 S := scripts
 

@@ -7,6 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 profiles=${PROFILES:-debug nopreempt}
+export RCUVET_BOOT_CACHE=1
 for p in $profiles; do load_profile "$p"; done
 rm -rf "$RESULTS"
 mkdir -p "$RESULTS"

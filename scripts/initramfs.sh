@@ -35,4 +35,6 @@ mkdir -p "$plans"
 		echo "file /etc/rcuvet/plans/$(basename "$plan") $plans/$(basename "$plan") 644 0 0"
 	done
 } >"$list"
-"$gen" "$list" >"$OBJ/initramfs.cpio" || die "gen_init_cpio failed on $list"
+# Every time stamp 0: the same inputs give the same archive, byte for
+# byte, which the boot cache (lib.sh) relies on.
+"$gen" -t 0 "$list" >"$OBJ/initramfs.cpio" || die "gen_init_cpio failed on $list"

@@ -78,6 +78,54 @@ hash_of() {
 	done | sha1sum | cut -c1-16
 }
 
+# plan_files PLAN: the file of each plan a boot runs (PLAN is NAME or
+# NAME+NAME...: several plans one after the other, as controls share boots).
+plan_files() {
+	local name f
+
+	for name in ${1//+/ }; do
+		f=$RCUVET_ROOT/configs/plans/$name.plan
+		[ -f "$f" ] ||
+			die "unknown plan '$name'; plans: $(basename -s .plan "$RCUVET_ROOT"/configs/plans/*.plan | xargs)"
+		printf '%s\n' "$f"
+	done
+}
+
+# The boot cache (make check only, RCUVET_BOOT_CACHE=1): the console of a
+# boot whose run came out as its caller wanted (a plan passed, a control
+# held), kept under the hash of all the boot depends on, so that a check
+# with nothing changed judges that console again instead of booting.  As
+# go test reuses a cached pass; FRESH=1 boots anyway, make repeat always.
+BOOT_CACHE=$BUILD/boot-cache
+
+# boot_key PLAN: the hash of the kernel, initramfs, profile, plan and boot
+# script of the loaded profile's boot of PLAN.
+boot_key() {
+	local plans
+
+	mapfile -t plans < <(plan_files "$1")
+	hash_of "$KOBJ/arch/x86/boot/bzImage" "$OBJ/initramfs.cpio" \
+		"$(profile_file "$PROFILE")" "$RCUVET_ROOT/scripts/boot.sh" "${plans[@]}"
+}
+
+# boot_cached OUTDIR: the console of OUTDIR's boot, if cached and wanted.
+boot_cached() {
+	local dir=$BOOT_CACHE/$(cat "$1/boot.key")
+
+	[ "${RCUVET_BOOT_CACHE:-0}" = 1 ] && [ -z "${FRESH:-}" ] &&
+		[ -f "$dir/console.log" ] && printf '%s\n' "$dir"
+}
+
+# boot_cache_keep OUTDIR: keep OUTDIR's console for its boot's inputs.
+boot_cache_keep() {
+	local dir=$BOOT_CACHE/$(cat "$1/boot.key")
+
+	[ "${RCUVET_BOOT_CACHE:-0}" = 1 ] || return 0
+	mkdir -p "$dir"
+	cp "$1/console.log" "$dir/"
+	[ ! -f "$1/boot.txt" ] || cp "$1/boot.txt" "$dir/"
+}
+
 # borrowed_kernel: true when the kernels belong to another checkout, which
 # alone configures and builds them.  A mutant profile's kernel never is.
 borrowed_kernel() {
