@@ -105,7 +105,18 @@ vet_control() {
 	"$RCUVET_ROOT/scripts/vet.sh" "$@" | { grep --line-buffered -v '^    FAIL: ' || true; }
 	rc=${PIPESTATUS[0]}
 	set -e
-	[ "$rc" -le 1 ] || die "control '$2' could not run (status $rc)"
+}
+
+# could_not_run PLAN...: a failed row each, for a boot that never came to
+# a verdict (a build failed: its message is above).
+could_not_run() {
+	local plan
+
+	for plan in "$@"; do
+		note "control $plan: COULD NOT RUN: vet.sh stopped with status $rc before a verdict"
+		printf 'controls\t%s\tfail\t0\tcould not run: vet.sh stopped with status %s\n' \
+			"$plan" "$rc" >>"$tsv"
+	done
 }
 
 shared=() alone=()
@@ -130,17 +141,21 @@ if [ ${#shared[@]} -gt 0 ]; then
 	note "${#shared[@]} controls share one boot: ${shared[*]}"
 	joined=$(IFS=+ && echo "${shared[*]}")
 	vet_control "$profile" "$joined" "$out"
-	secs=$((($(date +%s) - start) / ${#shared[@]}))
-	held=1
-	for plan in "${shared[@]}"; do
-		mkdir -p "$out/$plan"
-		awk -F'\t' -v OFS='\t' -v p="$plan:" '
-			$1 == "harness" { print; next }
-			index($1, p) == 1 { $1 = substr($1, length(p) + 1); print }
-		' "$out/results.tsv" >"$out/$plan/results.tsv"
-		record "$plan" "$out/$plan" "$rc" "$secs" || held=0
-	done
-	[ $held -eq 0 ] || boot_cache_keep "$out"
+	if [ "$rc" -gt 1 ]; then
+		could_not_run "${shared[@]}"
+	else
+		secs=$((($(date +%s) - start) / ${#shared[@]}))
+		held=1
+		for plan in "${shared[@]}"; do
+			mkdir -p "$out/$plan"
+			awk -F'\t' -v OFS='\t' -v p="$plan:" '
+				$1 == "harness" { print; next }
+				index($1, p) == 1 { $1 = substr($1, length(p) + 1); print }
+			' "$out/results.tsv" >"$out/$plan/results.tsv"
+			record "$plan" "$out/$plan" "$rc" "$secs" || held=0
+		done
+		[ $held -eq 0 ] || boot_cache_keep "$out"
+	fi
 fi
 
 for plan in "${alone[@]}"; do
@@ -148,7 +163,9 @@ for plan in "${alone[@]}"; do
 	out=$RESULTS/$p/controls/$plan
 	start=$(date +%s)
 	vet_control "$p" "$plan" "$out"
-	if record "$plan" "$out" "$rc" $(($(date +%s) - start)); then
+	if [ "$rc" -gt 1 ]; then
+		could_not_run "$plan"
+	elif record "$plan" "$out" "$rc" $(($(date +%s) - start)); then
 		boot_cache_keep "$out"
 	fi
 done

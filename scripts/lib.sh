@@ -62,9 +62,10 @@ note() {
 	printf '    %s\n' "$*"
 }
 
+# die MESSAGE: stop with status 1 (DIE_STATUS, if a script sets another).
 die() {
 	printf 'rcuvet: error: %s\n' "$*" >&2
-	exit 1
+	exit "${DIE_STATUS:-1}"
 }
 
 # hash_of FILE...: one short hash over the base names and contents of

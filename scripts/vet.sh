@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # vet PROFILE PLAN OUTDIR: every step for one boot: tree, configure, build
 # kernel, modules and guest programs, initramfs, boot, verdict, report.
-# Exits 0 if the run passed, 1 if it failed, other values if a step before
-# the boot failed.
+# Exits 0 if the run passed, 1 if it failed, 2 if no verdict could be
+# reached (a step before the verdict failed).
 . "$(dirname "$0")/lib.sh"
+DIE_STATUS=2
 
 profile=${1:?usage: vet.sh PROFILE PLAN OUTDIR}
 plan=${2:?usage: vet.sh PROFILE PLAN OUTDIR}
@@ -13,12 +14,12 @@ load_profile "$profile"
 plan_files "$plan" >/dev/null
 
 here=$RCUVET_ROOT/scripts
-"$here/tree.sh" "$profile"
-"$here/configure.sh" "$profile"
-"$here/build-kernel.sh" "$profile"
-"$here/build-modules.sh" "$profile"
-"$here/build-guest.sh"
-"$here/initramfs.sh" "$profile"
+"$here/tree.sh" "$profile" || exit 2
+"$here/configure.sh" "$profile" || exit 2
+"$here/build-kernel.sh" "$profile" || exit 2
+"$here/build-modules.sh" "$profile" || exit 2
+"$here/build-guest.sh" || exit 2
+"$here/initramfs.sh" "$profile" || exit 2
 rm -rf "$out"
 mkdir -p "$out"
 cp "$KOBJ/.config" "$out/config"
@@ -27,7 +28,7 @@ if cached=$(boot_cached "$out"); then
 	note "boot $profile, plan $plan: nothing changed since its boot of $(date -r "$cached/console.log" '+%F %T'); judging that console again (FRESH=1 boots)"
 	cp "$cached"/* "$out/"
 else
-	"$here/boot.sh" "$profile" "$plan" "$out" || [ $? -eq 3 ]
+	"$here/boot.sh" "$profile" "$plan" "$out" || [ $? -eq 3 ] || exit 2
 fi
 rc=0
 "$here/verdict.sh" "$plan" "$out" || rc=$?
