@@ -357,12 +357,17 @@ int xdp_src(struct xdp_md *ctx)
  * TCG a CPU running the dispatcher at that moment may take the int3 of the
  * text poke as an Oops (docs/xdp-teardown.md).  So c1's program stays, and
  * map_free replaces the program it tail-calls: the old copy, and its maps,
- * lose their last reference all the same while frames flow.
+ * lose their last reference all the same while frames flow.  The key is
+ * read at run time (c1_key, always 0): with a constant key the JIT emits
+ * a direct tail call, whose jump is text-poked on every update of c1_prog,
+ * and the same int3 Oops came back (once in ten debug boots).
  */
+__u32 c1_key;
+
 SEC("xdp")
 int xdp_c1(struct xdp_md *ctx)
 {
-	bpf_tail_call(ctx, &c1_prog, 0);
+	bpf_tail_call(ctx, &c1_prog, rd(&c1_key));
 	return src(ctx);
 }
 
