@@ -121,8 +121,7 @@ could_not_run() {
 
 shared=() alone=()
 for plan in "$@"; do
-	planfile=$RCUVET_ROOT/configs/plans/$plan.plan
-	[ -f "$planfile" ] || die "unknown control plan '$plan'"
+	planfile=$(plan_files "$plan") || exit 1
 	grep -q '^control:' "$planfile" || die "plan '$plan' has no 'control:' line"
 	if shares_boot "$planfile"; then
 		shared+=("$plan")

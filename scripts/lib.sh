@@ -109,9 +109,16 @@ boot_key() {
 		"$(profile_file "$PROFILE")" "$RCUVET_ROOT/scripts/boot.sh" "${plans[@]}"
 }
 
+# boot_cache_dir OUTDIR: where the console of OUTDIR's boot is kept.
+boot_cache_dir() {
+	printf '%s/%s\n' "$BOOT_CACHE" "$(cat "$1/boot.key")"
+}
+
 # boot_cached OUTDIR: the console of OUTDIR's boot, if cached and wanted.
 boot_cached() {
-	local dir=$BOOT_CACHE/$(cat "$1/boot.key")
+	local dir
+
+	dir=$(boot_cache_dir "$1")
 
 	[ "${RCUVET_BOOT_CACHE:-0}" = 1 ] && [ -z "${FRESH:-}" ] &&
 		[ -f "$dir/console.log" ] && printf '%s\n' "$dir"
@@ -119,9 +126,10 @@ boot_cached() {
 
 # boot_cache_keep OUTDIR: keep OUTDIR's console for its boot's inputs.
 boot_cache_keep() {
-	local dir=$BOOT_CACHE/$(cat "$1/boot.key")
+	local dir
 
 	[ "${RCUVET_BOOT_CACHE:-0}" = 1 ] || return 0
+	dir=$(boot_cache_dir "$1")
 	mkdir -p "$dir"
 	cp "$1/console.log" "$dir/"
 	[ ! -f "$1/boot.txt" ] || cp "$1/boot.txt" "$dir/"
