@@ -44,16 +44,38 @@ extract_pristine() {
 	mv "$PRISTINE.tmp" "$PRISTINE"
 }
 
-# apply_series SRC: copy SRC to $TREE (mtimes kept, so make rebuilds only
-# what the patches change) and apply the series.
+# copy_tree SRC DST: DST as SRC, mtimes kept (make rebuilds only what the
+# patches change).  The pristine tree is only read, so its files are
+# hard-linked, not copied (5 s instead of ~35 s): patch(1) writes a
+# patched file as a new inode, and own_inode gives the others their own.
+copy_tree() {
+	if [ "$1" = "$PRISTINE" ]; then
+		cp -al "$1" "$2"
+	else
+		cp -a "$1" "$2"
+	fi
+}
+
+# own_inode FILE...: in the current folder, each FILE as its own inode.
+own_inode() {
+	local f
+
+	for f in "$@"; do
+		[ -f "$f" ] || continue
+		cp -p "$f" "$f.rcuvet-copy"
+		mv -f "$f.rcuvet-copy" "$f"
+	done
+}
+
+# apply_series SRC: copy SRC to $TREE and apply the series.
 apply_series() {
 	local src=$1 new=$TREE.new patch out
-	local -a patches
+	local -a patches touched
 
 	mapfile -t patches < <(series_patches)
 	step "apply ${#patches[@]} patch(es) of kernel/patches/series${MUTANT_OF:+ and the mutant patches of $PROFILE} to $(basename "$TREE")"
 	rm -rf "$new"
-	cp -a "$src" "$new"
+	copy_tree "$src" "$new"
 	for patch in "${patches[@]}"; do
 		note "$(basename "$patch")"
 		if ! out=$(patch -p1 --batch --forward -d "$new" -i "$patch" 2>&1); then
@@ -63,9 +85,14 @@ apply_series() {
 		fi
 	done
 	# Files a previous series touched go back to pristine content with
-	# pristine mtimes: touch them, or make would keep stale objects.
-	{ touched_files "${patches[@]}"; cat "$TREE.files" 2>/dev/null || true; } |
-		sort -u | (cd "$new" && xargs -r touch -c --)
+	# pristine mtimes: touch them, or make would keep stale objects; each
+	# as its own inode first, so the pristine tree's mtimes do not move.
+	mapfile -t touched < <({
+		touched_files "${patches[@]}"
+		cat "$TREE.files" 2>/dev/null || true
+	} | sort -u)
+	[ ${#touched[@]} -eq 0 ] ||
+		(cd "$new" && own_inode "${touched[@]}" && touch -c -- "${touched[@]}")
 	touched_files "${patches[@]}" >"$TREE.files"
 	rm -rf "$TREE"
 	mv "$new" "$TREE"
