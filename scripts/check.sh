@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # check: the test suite.  Host tests of the pipeline first (no kernel
-# needed), then the check plan on every profile, the bench pipeline and
-# the API coverage on those runs, then the negative controls, then one
-# closing line over all of it.
+# needed), then the check plan on the first profile and the negative
+# controls on it, while the other profiles' kernels build in the
+# background; then the check plan on those, the bench pipeline and the API
+# coverage on the check runs, and one closing line over all of it.
 . "$(dirname "$0")/lib.sh"
 
 profiles=${PROFILES:-debug nopreempt}
@@ -15,14 +16,29 @@ mkdir -p "$RESULTS"
 step "host tests of the pipeline"
 "$RCUVET_ROOT/tests/run.sh" "$RESULTS/host-tests.tsv" || true
 
+# vet_check PROFILE: the check plan on PROFILE.
 runs=()
-for p in $profiles; do
-	vet_profile "$p" check "$RESULTS/$p"
-	runs+=("$RESULTS/$p/results.tsv")
+vet_check() {
+	vet_profile "$1" check "$RESULTS/$1"
+	runs+=("$RESULTS/$1/results.tsv")
+}
+
+first=${profiles%% *}
+read -ra later <<<"${profiles#"$first"}"
+! kernel_of "$first" || prebuild "${later[@]}"
+vet_check "$first"
+
+ctl=${CONTROLS_PROFILE:-$first}
+step "negative controls on $ctl"
+mapfile -t plans < <(basename -s .plan "$RCUVET_ROOT"/configs/plans/ctl-*.plan)
+"$RCUVET_ROOT/scripts/controls.sh" "$ctl" "$RESULTS/$ctl/controls.tsv" "${plans[@]}"
+
+for p in "${later[@]}"; do
+	vet_check "$p"
 done
 
 step "bench pipeline on the check run's measurements"
-"$RCUVET_ROOT/scripts/bench-smoke.sh" "$RESULTS/${profiles%% *}" "$RESULTS/bench-smoke.tsv" || true
+"$RCUVET_ROOT/scripts/bench-smoke.sh" "$RESULTS/$first" "$RESULTS/bench-smoke.tsv" || true
 
 step "API coverage: every member has a test or a stated reason"
 cov=$RESULTS/api-coverage.tsv
@@ -34,11 +50,6 @@ else
 	printf 'coverage\tapi-members-covered\tfail\t0\t%s\n' \
 		"$(head -c 300 "$RESULTS/api-coverage.err")" >"$cov"
 fi
-
-ctl=${CONTROLS_PROFILE:-${profiles%% *}}
-step "negative controls on $ctl"
-mapfile -t plans < <(basename -s .plan "$RCUVET_ROOT"/configs/plans/ctl-*.plan)
-"$RCUVET_ROOT/scripts/controls.sh" "$ctl" "$RESULTS/$ctl/controls.tsv" "${plans[@]}"
 
 finish "$RESULTS/host-tests.tsv" "${runs[@]}" "$RESULTS/bench-smoke.tsv" "$cov" \
 	"$RESULTS/$ctl/controls.tsv"

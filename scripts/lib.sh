@@ -211,6 +211,40 @@ kmake() {
 		CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" "$@"
 }
 
+# kernel_of PROFILE: tree, configuration and kernel of PROFILE brought up
+# to date, by one process at a time: when prebuild.sh is building that
+# kernel in the background, wait for it instead of racing it.
+kernel_of() {
+	local lock log here=$RCUVET_ROOT/scripts
+
+	log=$(load_profile "$1" && printf '%s/build.log' "$KOBJ")
+	lock=$BUILD/locks/$(printf '%s' "$log" | sha1sum | cut -c1-16)
+	mkdir -p "$BUILD/locks"
+	(
+		if ! flock -n 9; then
+			note "kernel of '$1' is being built in the background; waiting"
+			until flock -w 30 9; do
+				note "still waiting ($(elapsed), $(grep -c '^  CC' "$log" || true) files compiled)"
+			done
+		fi
+		"$here/tree.sh" "$1" && "$here/configure.sh" "$1" && "$here/build-kernel.sh" "$1"
+	) 9>"$lock"
+}
+
+# prebuild PROFILE...: build the kernels of PROFILEs in the background, at
+# idle priority, while the caller boots another kernel: a TCG guest keeps
+# about 1.25 of 2 cores busy (measured), and a cold kernel build is the
+# longest step of a first run.  kernel_of waits for it where needed; a
+# build that fails here fails again, with its message, in the foreground.
+# Output in build/prebuild.log; stopped when the caller exits.
+prebuild() {
+	[ $# -gt 0 ] || return 0
+	note "kernels of $* brought up to date in the background (log: ${BUILD#"$RCUVET_ROOT"/}/prebuild.log)"
+	setsid nice -n 19 chrt --idle 0 "$RCUVET_ROOT/scripts/prebuild.sh" "$@" \
+		>"$BUILD/prebuild.log" 2>&1 &
+	trap "kill -- -$! 2>/dev/null || true" EXIT
+}
+
 # build_verdict: compile the host's verdict tool if needed, print its path.
 build_verdict() {
 	local src=$RCUVET_ROOT/scripts/verdict.c bin=$BUILD/host/verdict

@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # run: vet a kernel: the run plan (every suite, full size) on each profile,
-# a report, one closing line.
+# a report, one closing line.  The later profiles' kernels build in the
+# background while the first one boots.
 . "$(dirname "$0")/lib.sh"
 
 profiles=${PROFILES:-debug nopreempt}
 plan=${PLAN:-run}
 for p in $profiles; do load_profile "$p"; done
 mkdir -p "$RESULTS"
+first=${profiles%% *}
+read -ra later <<<"${profiles#"$first"}"
+! kernel_of "$first" || prebuild "${later[@]}"
 tsvs=()
 for p in $profiles; do
 	vet_profile "$p" "$plan" "$RESULTS/$p"

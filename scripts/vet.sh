@@ -14,9 +14,7 @@ load_profile "$profile"
 plan_files "$plan" >/dev/null
 
 here=$RCUVET_ROOT/scripts
-"$here/tree.sh" "$profile" || exit 2
-"$here/configure.sh" "$profile" || exit 2
-"$here/build-kernel.sh" "$profile" || exit 2
+kernel_of "$profile" || exit 2
 "$here/build-modules.sh" "$profile" || exit 2
 "$here/build-guest.sh" || exit 2
 "$here/initramfs.sh" "$profile" || exit 2
