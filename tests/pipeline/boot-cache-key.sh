@@ -39,5 +39,6 @@ echo kernel2 >"$KOBJ/arch/x86/boot/bzImage"
 echo kernel >"$KOBJ/arch/x86/boot/bzImage"
 echo initramfs2 >"$OBJ/initramfs.cpio"
 [ "$(key check)" != "$base" ] || echo "a new initramfs has the old key"
+# shellcheck disable=SC2034 # boot_key reads it
 PROFILE=nopreempt
 [ "$(key check)" != "$base" ] || echo "another profile has the same key"
