@@ -25,7 +25,8 @@ vet_check() {
 
 first=${profiles%% *}
 read -ra later <<<"${profiles#"$first"}"
-! kernel_of "$first" || prebuild "${later[@]}"
+# shellcheck disable=SC2086 # one word per profile
+prebuild $profiles
 vet_check "$first"
 
 ctl=${CONTROLS_PROFILE:-$first}

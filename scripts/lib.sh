@@ -231,13 +231,16 @@ kernel_of() {
 	) 9>"$lock"
 }
 
-# prebuild PROFILE...: build the kernels of PROFILEs in the background, at
-# idle priority, while the caller boots another kernel: a TCG guest keeps
-# about 1.25 of 2 cores busy (measured), and a cold kernel build is the
-# longest step of a first run.  kernel_of waits for it where needed; a
-# build that fails here fails again, with its message, in the foreground.
-# Output in build/prebuild.log; stopped when the caller exits.
+# prebuild PROFILE...: the first profile's kernel now; the others' in the
+# background, at idle priority, while the caller boots the first: a TCG
+# guest keeps about 1.25 of 2 cores busy (measured), and a cold kernel
+# build is the longest step of a first run.  kernel_of waits for them
+# where needed; a build that fails here fails again, with its message,
+# when vet.sh builds that kernel.  Output in build/prebuild.log; stopped
+# when the caller exits.
 prebuild() {
+	kernel_of "$1" || return 0
+	shift
 	[ $# -gt 0 ] || return 0
 	note "kernels of $* brought up to date in the background (log: ${BUILD#"$RCUVET_ROOT"/}/prebuild.log)"
 	setsid nice -n 19 chrt --idle 0 "$RCUVET_ROOT/scripts/prebuild.sh" "$@" \
