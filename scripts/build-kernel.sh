@@ -33,7 +33,7 @@ trap 'kill $pid 2>/dev/null' EXIT
 while kill -0 $pid 2>/dev/null; do
 	sleep 30
 	kill -0 $pid 2>/dev/null || break
-	note "still building ($(elapsed), $(grep -c '^  CC' "$log" || true) files compiled)"
+	note "still building ($(elapsed), $(files_compiled "$log") files compiled)"
 done
 trap - EXIT
 if ! wait $pid; then

@@ -211,6 +211,12 @@ kmake() {
 		CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" "$@"
 }
 
+# files_compiled LOG: how far a kernel build writing LOG has come.
+files_compiled() {
+	[ -f "$1" ] || { echo 0; return; }
+	grep -c '^  CC' "$1" || true
+}
+
 # kernel_of PROFILE: tree, configuration and kernel of PROFILE brought up
 # to date, by one process at a time: when prebuild.sh is building that
 # kernel in the background, wait for it instead of racing it.
@@ -224,7 +230,7 @@ kernel_of() {
 		if ! flock -n 9; then
 			note "kernel of '$1' is being built in the background; waiting"
 			until flock -w 30 9; do
-				note "still waiting ($(elapsed), $(grep -c '^  CC' "$log" || true) files compiled)"
+				note "still waiting ($(elapsed), $(files_compiled "$log") files compiled)"
 			done
 		fi
 		"$here/tree.sh" "$1" && "$here/configure.sh" "$1" && "$here/build-kernel.sh" "$1"
@@ -245,6 +251,7 @@ prebuild() {
 	note "kernels of $* brought up to date in the background (log: ${BUILD#"$RCUVET_ROOT"/}/prebuild.log)"
 	setsid nice -n 19 chrt --idle 0 "$RCUVET_ROOT/scripts/prebuild.sh" "$@" \
 		>"$BUILD/prebuild.log" 2>&1 &
+	# shellcheck disable=SC2064 # the background job's pid, now
 	trap "kill -- -$! 2>/dev/null || true" EXIT
 }
 
