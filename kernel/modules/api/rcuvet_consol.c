@@ -21,8 +21,9 @@
  * row.
  *
  * mutant=early_exit is the negative control: the reader leaves its section
- * right after announcing "inside" and publishes "left" only after the
- * hold, outside of it; every pair must then fail.
+ * right after announcing "inside" and publishes "left" only once the
+ * primitive has returned, outside of it; every pair then fails, however
+ * fast or slow the host (rcuvet.h).
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
@@ -87,6 +88,8 @@ static void consol_finish(struct consol_reader *r)
 {
 	unsigned int ms;
 
+	if (consol_mutant())
+		rcuvet_wait_for(&r->gp_done);
 	for (ms = 0; ms < hold_ms && !READ_ONCE(r->gp_done); ms++)
 		mdelay(1);
 	if (READ_ONCE(r->obj->magic) != CONSOL_MAGIC)
@@ -109,7 +112,7 @@ static int consol_reader_fn(void *arg)
 
 	r->kind->run(&r->sec);
 	if (consol_mutant())
-		consol_finish(r);	/* "left", though it left long ago */
+		consol_finish(r);	/* "left" once the primitive returned */
 	kthread_complete_and_exit(&r->done, 0);
 }
 
@@ -377,7 +380,7 @@ static void waits_for_reader(struct kunit *test)
 		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(t), "cannot start the reader");
 		wait_for_completion(&r->inside);
 		early += !u->wait(r);
-		WRITE_ONCE(r->gp_done, true);
+		rcuvet_signal(&r->gp_done);
 		wait_for_completion(&r->done);
 		bad += r->obj_bad;
 		if (!u->frees_obj)

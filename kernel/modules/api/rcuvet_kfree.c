@@ -3,12 +3,14 @@
  * rcuvet_kfree: kfree_rcu() and friends, as Linux 6.12 has them.
  *
  * A reader kthread on CPU 1 picks up objects with rcu_dereference() inside
- * rcu_read_lock(), holds its section for hold_ms, reads every object's
- * magic field as the last thing inside and then publishes "left".  The
- * updater on CPU 0 unpublishes the objects and hands them to kfree_rcu(),
- * kfree_rcu_mightsleep(), kvfree_rcu() or kvfree_rcu_mightsleep().  While
- * the reader is inside, no object may be freed; once kvfree_rcu_barrier()
- * returns, the reader must have left and every object must be freed.
+ * rcu_read_lock() and stays inside until the updater on CPU 0 has
+ * unpublished the objects and handed them to kfree_rcu(),
+ * kfree_rcu_mightsleep(), kvfree_rcu() or kvfree_rcu_mightsleep(); then it
+ * holds its section for hold_ms, reads every object's magic field as the
+ * last thing inside and publishes "left".  While the reader is inside, no
+ * object may be freed; once kvfree_rcu_barrier() returns, the reader must
+ * have left and every object must be freed.  The reader never leaves
+ * before the frees were queued, however slow the host.
  *
  * "Freed" is what the allocator says: for slab objects, KASAN's shadow
  * (poisoned once KASAN has seen the object freed: both kernels have
@@ -29,7 +31,8 @@
  *              reader still inside: every case fails, and KASAN reports the
  *              reader's use after free.
  *  no_barrier  leaves kvfree_rcu_barrier() out: the kfree_rcu cases fail
- *              (the reader still holds the grace period); the
+ *              (the reader holds the grace period until the updater has
+ *              looked); the
  *              kmem_cache_destroy() case, which never calls it, passes.
  *  leak_one    never frees one object of the destroyed cache:
  *              kmem_cache_destroy() complains that the cache still has
@@ -121,6 +124,9 @@ struct kf_reader {
 	unsigned int n;
 	bool vmalloced;
 	bool left;		/* the last thing the reader does inside */
+	bool handed;		/* the updater has queued the frees */
+	bool looked;		/* the updater has read "left" */
+	bool until_looked;	/* hold until then, not for hold_ms */
 	unsigned int bad;	/* objects it did not find its magic in */
 };
 
@@ -135,7 +141,14 @@ static int kf_reader_fn(void *arg)
 	for (i = 0; i < r->n; i++)
 		p[i] = rcu_dereference(r->slot[i]);
 	complete(&r->inside);
-	mdelay(hold_ms);
+	while (!smp_load_acquire(&r->handed))
+		mdelay(1);
+	if (r->until_looked) {
+		while (!smp_load_acquire(&r->looked))
+			mdelay(1);
+	} else {
+		mdelay(hold_ms);
+	}
 	for (i = 0; i < r->n; i++) {
 		if (r->vmalloced) {
 			if (copy_from_kernel_nofault(&magic, &p[i]->magic,
@@ -232,10 +245,13 @@ static void kf_free(enum kf_kind kind, struct kmem_cache *cache,
 	}
 }
 
-/* Allocate and publish r->n objects, start the reader, wait till inside. */
+/*
+ * Allocate and publish r->n objects, start the reader, wait till inside.
+ * With @until_looked the reader holds until the updater read "left".
+ */
 static void kf_start(struct kunit *test, struct kf_reader *r,
 		     enum kf_kind kind, struct kmem_cache *cache,
-		     struct kf_obj **p)
+		     struct kf_obj **p, bool until_looked)
 {
 	struct task_struct *t;
 	unsigned int i;
@@ -245,6 +261,9 @@ static void kf_start(struct kunit *test, struct kf_reader *r,
 	r->n = objs;
 	r->vmalloced = kf_vmalloced(kind);
 	r->left = false;
+	r->handed = false;
+	r->looked = false;
+	r->until_looked = until_looked;
 	r->bad = 0;
 	for (i = 0; i < r->n; i++) {
 		p[i] = kf_alloc(kind, cache);
@@ -261,24 +280,18 @@ static void kf_start(struct kunit *test, struct kf_reader *r,
 }
 
 /*
- * No object freed while the reader that holds it is still inside.  Read
- * the allocator's view first: if the reader had not left after that, the
- * grace period cannot have ended before it.
+ * The frees are queued: no object may be freed yet, since the reader that
+ * holds them waits inside for this call.  Then let it hold and leave.
  */
-static void kf_check_not_freed_early(struct kunit *test, struct kf_reader *r,
-				     enum kf_kind kind, struct kf_obj **p,
-				     unsigned int rep)
+static void kf_hand_over(struct kunit *test, struct kf_reader *r,
+			 enum kf_kind kind, struct kf_obj **p, unsigned int rep)
 {
-	unsigned int freed = kf_count_freed(kind, p, r->n);
+	unsigned int freed = kf_sees_frees(kind) ? kf_count_freed(kind, p, r->n) : 0;
 
-	smp_rmb(); /* Order the allocator's view before "left". */
-	if (READ_ONCE(r->left)) {
-		kunit_info(test, "rep %u: the reader left before the check", rep);
-		return;
-	}
 	KUNIT_EXPECT_EQ_MSG(test, freed, 0,
 			    "rep %u: %u of %u objects freed while a reader still used them",
 			    rep, freed, r->n);
+	rcuvet_signal(&r->handed);
 }
 
 KUNIT_DEFINE_ACTION_WRAPPER(kf_destroy_cache, kmem_cache_destroy,
@@ -310,15 +323,15 @@ static void kfree_rcu_waits_for_reader(struct kunit *test)
 	if (!kf_sees_frees(kind))
 		kunit_info(test, "no generic KASAN: frees are not observed");
 	for (i = 0; i < reps; i++) {
-		kf_start(test, &r, kind, cache, p);
+		kf_start(test, &r, kind, cache, p, the_mutant == M_NO_BARRIER);
 		for (j = 0; j < r.n; j++)
 			kf_free(kind, cache, p[j]);
-		if (kf_sees_frees(kind))
-			kf_check_not_freed_early(test, &r, kind, p, i);
+		kf_hand_over(test, &r, kind, p, i);
 		if (the_mutant != M_NO_BARRIER)
 			kvfree_rcu_barrier();
 		left = READ_ONCE(r.left);
 		freed = kf_count_freed(kind, p, r.n);
+		rcuvet_signal(&r.looked);
 		wait_for_completion(&r.done);
 		if (the_mutant == M_NO_BARRIER)
 			kvfree_rcu_barrier();
@@ -355,12 +368,11 @@ static void kmem_cache_destroy_waits_for_kfree_rcu(struct kunit *test)
 					  sizeof(struct kf_obj), 0,
 					  SLAB_NO_MERGE, NULL);
 		KUNIT_ASSERT_NOT_NULL(test, cache);
-		kf_start(test, &r, KF_CACHE, cache, p);
+		kf_start(test, &r, KF_CACHE, cache, p, false);
 		for (j = 0; j < r.n; j++)
 			if (the_mutant != M_LEAK_ONE || j)
 				kf_free(KF_CACHE, cache, p[j]);
-		if (kf_sees_frees(KF_CACHE))
-			kf_check_not_freed_early(test, &r, KF_CACHE, p, i);
+		kf_hand_over(test, &r, KF_CACHE, p, i);
 		kmem_cache_destroy(cache);
 		left = READ_ONCE(r.left);
 		wait_for_completion(&r.done);

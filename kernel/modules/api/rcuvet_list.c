@@ -2027,9 +2027,14 @@ static void list_splice_rcu_case(struct kunit *test)
 			return;
 		WRITE_ONCE(rs->grp_all, LV_NSRC);
 		WRITE_ONCE(rd->grp_all, LV_NSRC);
+		/*
+		 * The reader parks in the source for hold_ms, or, under
+		 * splice_nosync, until the splice returned: the mutant's
+		 * splice then finds it inside however slow the host.
+		 */
 		if (!lv_wait_passes(test, rs, 1) ||
 		    !lv_arm(test, rs, blk[0]->key, LV_W_LIST_RCU, LV_R_LOOP,
-			    false, hold_ms))
+			    false, sync == lv_nosync ? 0 : hold_ms))
 			return;
 		if (p->kind)
 			list_splice_tail_init_rcu(&c->src, &c->lhead, sync);
@@ -2037,6 +2042,8 @@ static void list_splice_rcu_case(struct kunit *test)
 			list_splice_init_rcu(&c->src, &c->lhead, sync);
 		/* Set by the reader as its section's last act. */
 		left = smp_load_acquire(&rs->park_done);
+		if (sync == lv_nosync)
+			smp_store_release(&rs->release, true);	/* as lv_unpark() */
 		KUNIT_EXPECT_TRUE_MSG(test, left,
 				      "rep %u: splice returned while a reader was inside the source",
 				      rep);

@@ -158,6 +158,8 @@ static int srdr_fn(void *arg)
 		srdr_unlock(r, idx);
 	if (r->until_release)
 		wait_for_completion_timeout(&r->release, msecs_to_jiffies(r->hold));
+	else if (is_mutant("early_exit") || is_mutant("wrong_struct"))
+		wait_for_completion(&r->release);	/* the updater has looked */
 	else
 		msleep(r->hold);
 	WRITE_ONCE(r->left, true);
@@ -186,6 +188,17 @@ static void srdr_start(struct kunit *test, struct srdr *r, struct srcu_struct *s
 	t = kthread_run_on_cpu(srdr_fn, r, RCUVET_READER_CPU, "rcuvet_srcu/%u");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
 	wait_for_completion(&r->inside);
+}
+
+/*
+ * Let a reader that holds for a time go once the updater has read "left":
+ * under a mutant it holds until then, so that the updater finds "left"
+ * clear however slow the host (rcuvet.h); then wait until it is done.
+ */
+static void srdr_finish(struct srdr *r)
+{
+	complete(&r->release);
+	wait_for_completion(&r->done);
 }
 
 /* What every reader must have seen inside, checked after it is done. */
@@ -221,7 +234,7 @@ static void waits_for_reader(struct kunit *test, struct srcu_struct *ssp,
 		srdr_start(test, &r, ssp, kind, hold_ms, false);
 		sync(upd(ssp));
 		left = READ_ONCE(r.left);
-		wait_for_completion(&r.done);
+		srdr_finish(&r);
 		srdr_check_inside(test, &r);
 		if (!left) {
 			KUNIT_FAIL(test, "rep %u: %s() returned while the reader was inside",
@@ -336,9 +349,8 @@ static void synchronize_srcu_ignores_other_srcu_struct(struct kunit *test)
 		synchronize_srcu(is_mutant("wrong_struct") ? &rcuvet_srcu_b : &rcuvet_srcu_a);
 		a_left = READ_ONCE(ra.left);
 		b_left = READ_ONCE(rb.left);
-		complete(&rb.release);
-		wait_for_completion(&ra.done);
-		wait_for_completion(&rb.done);
+		srdr_finish(&rb);
+		srdr_finish(&ra);
 		srdr_check_inside(test, &ra);
 		srdr_check_inside(test, &rb);
 		KUNIT_EXPECT_TRUE_MSG(test, a_left,
@@ -386,6 +398,7 @@ static void call_srcu_runs_after_reader(struct kunit *test)
 		call_srcu(&rcuvet_srcu_a, &cb.rh, srcu_cb_fn);
 		srcu_barrier(upd(&rcuvet_srcu_a));
 		ran = READ_ONCE(cb.ran);
+		complete(&r.release);
 		srcu_barrier(&rcuvet_srcu_a);	/* whatever the mutant did */
 		wait_for_completion(&r.done);
 		destroy_rcu_head_on_stack(&cb.rh);
@@ -448,7 +461,7 @@ static void srcu_read_lock_index_follows_grace_period(struct kunit *test)
 			schedule_timeout_uninterruptible(1);
 		} while (!time_after(jiffies, deadline));
 		left = poll_until_complete(test, upd(ssp), cookie, &r);
-		wait_for_completion(&r.done);
+		srdr_finish(&r);
 		synchronize_srcu(upd(ssp));
 		srdr_check_inside(test, &r);
 		KUNIT_EXPECT_NE_MSG(test, idx, r.idx,
@@ -486,7 +499,7 @@ static void poll_state_synchronize_srcu_waits_for_reader(struct kunit *test)
 		left = poll_until_complete(test, upd(ssp), c_start, &r);
 		/* c_get is older than c_start: complete too. */
 		KUNIT_EXPECT_TRUE(test, poll_state_synchronize_srcu(upd(ssp), c_get));
-		wait_for_completion(&r.done);
+		srdr_finish(&r);
 		synchronize_srcu(upd(ssp));
 		srdr_check_inside(test, &r);
 		KUNIT_EXPECT_TRUE_MSG(test, left,
@@ -503,6 +516,7 @@ static void poll_state_synchronize_srcu_waits_for_reader(struct kunit *test)
 /* srcu_down_read() in one task, srcu_up_read() in another. */
 struct srcu_sem {
 	struct completion handed, down_done, up_done;
+	struct completion looked;	/* the updater has read "left" */
 	int idx;
 	pid_t down_pid, up_pid;
 	bool left;
@@ -524,9 +538,13 @@ static int srcu_up_fn(void *arg)
 
 	s->up_pid = current->pid;
 	wait_for_completion(&s->handed);
-	if (is_mutant("early_exit"))
-		srcu_up_read(&rcuvet_srcu_a, s->idx);
-	msleep(hold_ms);
+	if (is_mutant("early_exit") || is_mutant("wrong_struct")) {
+		if (is_mutant("early_exit"))
+			srcu_up_read(&rcuvet_srcu_a, s->idx);
+		wait_for_completion(&s->looked);
+	} else {
+		msleep(hold_ms);
+	}
 	WRITE_ONCE(s->left, true);
 	if (!is_mutant("early_exit"))
 		srcu_up_read(&rcuvet_srcu_a, s->idx);
@@ -551,6 +569,7 @@ static void synchronize_srcu_waits_for_srcu_up_read(struct kunit *test)
 		init_completion(&s.handed);
 		init_completion(&s.down_done);
 		init_completion(&s.up_done);
+		init_completion(&s.looked);
 		s.left = false;
 		s.idx = -1;
 		t = kthread_run_on_cpu(srcu_down_fn, &s, RCUVET_READER_CPU, "rcuvet_srcu_dn/%u");
@@ -567,6 +586,7 @@ static void synchronize_srcu_waits_for_srcu_up_read(struct kunit *test)
 		wait_for_completion(&s.down_done);
 		synchronize_srcu(upd(&rcuvet_srcu_a));
 		left = READ_ONCE(s.left);
+		complete(&s.looked);
 		wait_for_completion(&s.up_done);
 		KUNIT_EXPECT_TRUE(test, s.idx == 0 || s.idx == 1);
 		KUNIT_EXPECT_NE(test, s.down_pid, s.up_pid);

@@ -36,11 +36,16 @@
  *              waits-for-reader case must fail.
  *  no_barrier  rcu_barrier_tasks() and rcu_barrier_tasks_trace() are left
  *              out: the callback cases must fail, the callback cannot have
- *              run while its reader still holds the grace period.
+ *              run while its reader, which holds until the updater looked,
+ *              still holds the grace period.
  *  qs_swap     the RCU Tasks readers call cond_resched_tasks_rcu_qs() where
  *              they should call cond_resched(), and the other way round,
- *              and loop until the updater's wait returned (at most wait_ms):
- *              every RCU Tasks case that loops must fail.
+ *              and loop until the updater's wait returned: every RCU Tasks
+ *              case that loops must fail.  (The cond_resched_tasks_rcu_qs()
+ *              reader, which then never reports a quiescent state, gives
+ *              up after wait_ms.)
+ * Each mutant reader that holds "until the updater looked" waits without a
+ * deadline, so that no control holds or fails by the host's speed.
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
@@ -92,19 +97,12 @@ struct tr_reader {
 	bool left;		/* the last thing the reader does inside */
 	bool rcu_returned;	/* the updater's synchronize_rcu() returned */
 	bool released;		/* the updater's wait returned */
+	bool until_released;	/* hold until then, not for hold_ms */
 	bool held;		/* rcu_read_lock_trace_held() at the end */
 	unsigned int preemptions;	/* preempter runs while !left */
 	bool cb_ran, cb_saw_left;
 	struct rcu_head rh;
 };
-
-static void tr_wait_for(bool *flag)
-{
-	unsigned long deadline = jiffies + msecs_to_jiffies(wait_ms);
-
-	while (!READ_ONCE(*flag) && time_before(jiffies, deadline))
-		msleep(20);
-}
 
 /* One millisecond in the kernel, then cond_resched() or its Tasks variant. */
 static void tr_tick(bool tasks_qs)
@@ -129,21 +127,22 @@ static void tr_section(struct tr_reader *r)
 		complete(&r->inside);
 		if (the_mutant == M_EARLY_EXIT) {
 			/* A voluntary context switch inside the "section". */
-			tr_wait_for(&r->released);
+			rcuvet_wait_for(&r->released);
 			break;
 		}
 		if (r->kind == K_TASKS_RCU)
 			while (!READ_ONCE(r->rcu_returned) &&
 			       time_before(jiffies, deadline))
 				tr_tick(false);
-		if (the_mutant == M_QS_SWAP) {
+		if (r->until_released) {
 			/* Hold until the wait returns, however long it takes. */
-			while (!READ_ONCE(r->released) &&
-			       time_before(jiffies, deadline))
+			while (!smp_load_acquire(&r->released))
 				tr_tick(false);
 			break;
 		}
-		for (i = 0; i < hold_ms; i++)
+		/* hold_ms, and until the preempter ran at least once inside */
+		for (i = 0; i < hold_ms ||
+			    (r->preempter && !READ_ONCE(r->preemptions)); i++)
 			tr_tick(false);
 		break;
 	case K_TASKS_QS:
@@ -157,7 +156,7 @@ static void tr_section(struct tr_reader *r)
 		complete(&r->inside);
 		if (the_mutant == M_EARLY_EXIT) {
 			preempt_enable();
-			tr_wait_for(&r->released);
+			rcuvet_wait_for(&r->released);
 			WRITE_ONCE(r->left, true);
 			return;
 		}
@@ -170,12 +169,16 @@ static void tr_section(struct tr_reader *r)
 		complete(&r->inside);
 		if (the_mutant == M_EARLY_EXIT) {
 			rcu_read_unlock_trace();
-			tr_wait_for(&r->released);
+			rcuvet_wait_for(&r->released);
 			r->held = rcu_read_lock_trace_held();
 			WRITE_ONCE(r->left, true);
 			return;
 		}
-		msleep(hold_ms);	/* Tasks Trace readers may sleep. */
+		/* Tasks Trace readers may sleep. */
+		if (r->until_released)
+			rcuvet_wait_for(&r->released);
+		else
+			msleep(hold_ms);
 		r->held = rcu_read_lock_trace_held();
 		WRITE_ONCE(r->left, true);
 		rcu_read_unlock_trace();
@@ -210,12 +213,19 @@ static int tr_preempter_fn(void *arg)
 	kthread_complete_and_exit(&r->preempter_done, 0);
 }
 
+/*
+ * Start a reader of @kind and wait until it is inside.  Under qs_swap, and
+ * under no_barrier in the callback cases (@cb), it holds until the
+ * updater's wait returned instead of for hold_ms.
+ */
 static void tr_start(struct kunit *test, struct tr_reader *r,
-		     enum tr_kind kind, bool preempter)
+		     enum tr_kind kind, bool preempter, bool cb)
 {
 	struct task_struct *t;
 
 	r->kind = kind;
+	r->until_released = the_mutant == M_QS_SWAP ||
+			    (cb && the_mutant == M_NO_BARRIER);
 	init_completion(&r->inside);
 	init_completion(&r->done);
 	init_completion(&r->preempter_done);
@@ -248,7 +258,7 @@ static void tr_start(struct kunit *test, struct tr_reader *r,
 /* The updater's wait returned: a mutant reader may now say it left. */
 static void tr_finish(struct tr_reader *r)
 {
-	WRITE_ONCE(r->released, true);
+	rcuvet_signal(&r->released);
 	wait_for_completion(&r->done);
 	if (r->preempter)
 		wait_for_completion(&r->preempter_done);
@@ -296,7 +306,7 @@ static void synchronize_rcu_tasks_waits_for_voluntary_switch(struct kunit *test)
 
 	rcuvet_covers(test, "synchronize_rcu_tasks");
 	for (i = 0; i < reps; i++) {
-		tr_start(test, &r, K_TASKS, true);
+		tr_start(test, &r, K_TASKS, true, false);
 		synchronize_rcu_tasks();
 		left = READ_ONCE(r.left);
 		tr_finish(&r);
@@ -325,7 +335,7 @@ static void synchronize_rcu_tasks_is_not_synchronize_rcu(struct kunit *test)
 
 	rcuvet_covers(test, "synchronize_rcu_tasks synchronize_rcu");
 	for (i = 0; i < reps; i++) {
-		tr_start(test, &r, K_TASKS_RCU, false);
+		tr_start(test, &r, K_TASKS_RCU, false, false);
 		synchronize_rcu();
 		left_rcu = READ_ONCE(r.left);
 		WRITE_ONCE(r.rcu_returned, true);
@@ -350,7 +360,7 @@ static void cond_resched_tasks_rcu_qs_is_quiescent(struct kunit *test)
 
 	rcuvet_covers(test, "cond_resched_tasks_rcu_qs synchronize_rcu_tasks");
 	for (i = 0; i < reps; i++) {
-		tr_start(test, &r, K_TASKS_QS, false);
+		tr_start(test, &r, K_TASKS_QS, false, false);
 		synchronize_rcu_tasks();
 		left = READ_ONCE(r.left);
 		tr_finish(&r);
@@ -370,7 +380,7 @@ static void call_rcu_tasks_runs_after_voluntary_switch(struct kunit *test)
 	rcuvet_covers(test, "call_rcu_tasks rcu_barrier_tasks");
 	for (i = 0; i < reps; i++) {
 		init_rcu_head_on_stack(&r.rh);
-		tr_start(test, &r, K_TASKS, false);
+		tr_start(test, &r, K_TASKS, false, true);
 		call_rcu_tasks(&r.rh, tr_cb);
 		if (the_mutant != M_NO_BARRIER)
 			rcu_barrier_tasks();
@@ -397,7 +407,7 @@ static void synchronize_rcu_tasks_rude_waits_for_preempt_disabled(struct kunit *
 
 	rcuvet_covers(test, "synchronize_rcu_tasks_rude");
 	for (i = 0; i < reps; i++) {
-		tr_start(test, &r, K_RUDE, false);
+		tr_start(test, &r, K_RUDE, false, false);
 		synchronize_rcu_tasks_rude();
 		left = READ_ONCE(r.left);
 		tr_finish(&r);
@@ -454,7 +464,7 @@ static void synchronize_rcu_tasks_trace_waits_for_sleeping_reader(struct kunit *
 	rcuvet_covers(test,
 		      "rcu_read_lock_trace rcu_read_unlock_trace synchronize_rcu_tasks_trace rcu_read_lock_trace_held");
 	for (i = 0; i < reps; i++) {
-		tr_start(test, &r, K_TRACE, false);
+		tr_start(test, &r, K_TRACE, false, false);
 		held_here = rcu_read_lock_trace_held();
 		synchronize_rcu_tasks_trace();
 		left = READ_ONCE(r.left);
@@ -484,7 +494,7 @@ static void call_rcu_tasks_trace_runs_after_reader(struct kunit *test)
 		      "call_rcu_tasks_trace rcu_barrier_tasks_trace rcu_read_lock_trace rcu_read_unlock_trace");
 	for (i = 0; i < reps; i++) {
 		init_rcu_head_on_stack(&r.rh);
-		tr_start(test, &r, K_TRACE, false);
+		tr_start(test, &r, K_TRACE, false, true);
 		call_rcu_tasks_trace(&r.rh, tr_cb);
 		if (the_mutant != M_NO_BARRIER)
 			rcu_barrier_tasks_trace();

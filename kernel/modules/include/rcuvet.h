@@ -16,12 +16,21 @@
  * Cross-CPU checks: the test runs on RCUVET_UPDATER_CPU and its readers on
  * RCUVET_READER_CPU; rcuvet_pin_updater() fails the test if that is not
  * possible, so that no check passes because both share one CPU.
+ *
+ * Negative controls hold by construction, not by the host's speed: a
+ * mutant reader that left its section early (or that a mutant updater
+ * ignores) says "left" only once the update primitive has returned, so the
+ * primitive finds "left" clear however slow the host.  The updater marks
+ * the return with rcuvet_signal(), after it read "left"; the reader waits
+ * for it with rcuvet_wait_for(), sleeping, however long that takes (a
+ * primitive that never returns ends at the plan's boot limit, failed).
  */
 #ifndef RCUVET_H
 #define RCUVET_H
 
 #include <kunit/test.h>
 #include <linux/cpumask.h>
+#include <linux/delay.h>
 #include <linux/printk.h>
 #include <linux/sched.h>
 
@@ -41,6 +50,17 @@ static inline void rcuvet_pin_updater(struct kunit *test)
 			      RCUVET_READER_CPU);
 	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current,
 			cpumask_of(RCUVET_UPDATER_CPU)), 0);
+}
+
+static inline void rcuvet_signal(bool *flag)
+{
+	smp_store_release(flag, true);
+}
+
+static inline void rcuvet_wait_for(const bool *flag)
+{
+	while (!smp_load_acquire(flag))
+		msleep(1);
 }
 
 #endif /* RCUVET_H */

@@ -10,8 +10,8 @@
  * period that returned early would find it still clear.
  *
  * mutant=1 is the negative control: the reader leaves its critical section
- * right away and publishes "left" only after the hold, so both cases must
- * fail.
+ * right away and publishes "left" only once the test has checked it, so
+ * both cases fail however fast or slow the host.
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
@@ -21,6 +21,7 @@
 #include <linux/module.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include "rcuvet.h"
 
 static bool mutant;
 module_param(mutant, bool, 0444);
@@ -34,13 +35,12 @@ static unsigned int reps = 3;
 module_param(reps, uint, 0444);
 MODULE_PARM_DESC(reps, "Repetitions of each case");
 
-#define READER_CPU 1
-#define UPDATER_CPU 0
 
 struct smoke_reader {
 	struct completion inside, done;
 	bool left;
 	bool left_seen_by_cb;
+	bool checked;		/* the test has read "left" */
 	struct rcu_head rh;
 };
 
@@ -50,9 +50,12 @@ static int smoke_reader_fn(void *arg)
 
 	rcu_read_lock();
 	complete(&r->inside);
-	if (mutant)
+	if (mutant) {
 		rcu_read_unlock();
-	mdelay(hold_ms);
+		rcuvet_wait_for(&r->checked);
+	} else {
+		mdelay(hold_ms);
+	}
 	WRITE_ONCE(r->left, true);
 	if (!mutant)
 		rcu_read_unlock();
@@ -67,16 +70,15 @@ static void smoke_start_reader(struct kunit *test, struct smoke_reader *r)
 	init_completion(&r->done);
 	r->left = false;
 	r->left_seen_by_cb = false;
-	t = kthread_run_on_cpu(smoke_reader_fn, r, READER_CPU, "rcuvet_smoke/%u");
+	r->checked = false;
+	t = kthread_run_on_cpu(smoke_reader_fn, r, RCUVET_READER_CPU, "rcuvet_smoke/%u");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
 	wait_for_completion(&r->inside);
 }
 
 static int smoke_init(struct kunit *test)
 {
-	KUNIT_ASSERT_GE_MSG(test, num_online_cpus(), 2,
-			    "cross-CPU checks need two online CPUs");
-	set_cpus_allowed_ptr(current, cpumask_of(UPDATER_CPU));
+	rcuvet_pin_updater(test);
 	return 0;
 }
 
@@ -85,11 +87,14 @@ static void synchronize_rcu_waits_for_reader(struct kunit *test)
 {
 	struct smoke_reader r;
 	unsigned int i;
+	bool left;
 
 	for (i = 0; i < reps; i++) {
 		smoke_start_reader(test, &r);
 		synchronize_rcu();
-		KUNIT_EXPECT_TRUE_MSG(test, READ_ONCE(r.left),
+		left = READ_ONCE(r.left);
+		rcuvet_signal(&r.checked);
+		KUNIT_EXPECT_TRUE_MSG(test, left,
 				      "rep %u: synchronize_rcu() returned inside the reader",
 				      i);
 		wait_for_completion(&r.done);
@@ -114,6 +119,7 @@ static void call_rcu_runs_after_reader(struct kunit *test)
 		smoke_start_reader(test, &r);
 		call_rcu(&r.rh, smoke_cb);
 		rcu_barrier();
+		rcuvet_signal(&r.checked);
 		KUNIT_EXPECT_TRUE_MSG(test, READ_ONCE(r.left_seen_by_cb),
 				      "rep %u: callback ran while the reader was inside", i);
 		wait_for_completion(&r.done);
