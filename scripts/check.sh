@@ -25,13 +25,15 @@ vet_check() {
 
 first=${profiles%% *}
 read -ra later <<<"${profiles#"$first"}"
-# shellcheck disable=SC2086 # one word per profile
-prebuild $profiles
+mapfile -t plans < <(basename -s .plan "$RCUVET_ROOT"/configs/plans/ctl-*.plan)
+# The mutant kernels the controls boot build in the background too, first:
+# each is its base's objects and a few files (lib.sh, load_profile).
+mapfile -t mutants < <(control_mutants "${plans[@]}")
+prebuild "$first" "${mutants[@]}" "${later[@]}"
 vet_check "$first"
 
 ctl=${CONTROLS_PROFILE:-$first}
 step "negative controls on $ctl"
-mapfile -t plans < <(basename -s .plan "$RCUVET_ROOT"/configs/plans/ctl-*.plan)
 "$RCUVET_ROOT/scripts/controls.sh" "$ctl" "$RESULTS/$ctl/controls.tsv" "${plans[@]}"
 
 for p in "${later[@]}"; do

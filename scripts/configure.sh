@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # configure PROFILE: tinyconfig + the profile's fragments, then check that
-# every option a fragment asks for is in the final .config.
+# every option a fragment asks for is in the final .config.  A mutant
+# profile takes its base's configuration with its objects (seed-mutant.sh).
 . "$(dirname "$0")/lib.sh"
 
 load_profile "${1:?usage: configure.sh PROFILE}"
@@ -9,6 +10,10 @@ if borrowed_kernel; then
 	[ -f "$KOBJ/.rcuvet-built" ] ||
 		die "no built kernel for '$PROFILE' in $KOBJ (RCUVET_KERNEL_BUILD): build it in its own checkout"
 	exit 0
+fi
+if [ -n "$MUTANT_OF" ]; then
+	"$RCUVET_ROOT/scripts/seed-mutant.sh" "$PROFILE"
+	exit
 fi
 mapfile -t frags < <(fragment_files)
 mkdir -p "$KOBJ"

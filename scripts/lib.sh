@@ -41,6 +41,8 @@ else
 fi
 # Identity of the tree's content (source + applied series), for stamps.
 TREE_ID=$KBUILD_ROOT/tree/$TREE_TAG.id
+# What load_profile starts from for every profile (a mutant changes them).
+SHARED_KBUILD_ROOT=$KBUILD_ROOT SHARED_TREE=$TREE SHARED_TREE_ID=$TREE_ID
 # Paths under the build folder hash relative: checkouts share cache hits.
 export CCACHE_BASEDIR=$KBUILD_ROOT
 
@@ -158,10 +160,12 @@ list_profiles() {
 # profile with KERNEL_OF=OTHER boots OTHER's kernel (with its fragments)
 # under its own command line, QEMU settings and plans: no second build.
 # A mutant profile (MUTANT_OF=OTHER, MUTANT_PATCHES="mutants/x.patch ...")
-# builds OTHER's configuration from the series plus its deliberately
-# broken patches, for negative controls.  Its kernel is never borrowed
-# and never the shared one: it lives in build/mutants/NAME/, laid out like
-# the main build folder so that ccache serves every unchanged object.
+# is OTHER's kernel with deliberately broken patches on top, for negative
+# controls.  Its tree, a hard-linked copy of OTHER's with the mutant
+# patches applied, and its kernel, a copy of OTHER's objects, live in
+# build/mutants/NAME/ (never borrowed, never shared); it builds where
+# OTHER's tree and objects show its own (in_base_paths), so that make
+# recompiles only the files the mutant patches change.
 load_profile() {
 	local f kernel_of
 
@@ -170,6 +174,7 @@ load_profile() {
 	[ -f "$f" ] || die "unknown profile '$PROFILE'; valid profiles: $(list_profiles | xargs)"
 	DESCRIPTION= FRAGMENTS= CMDLINE= KERNEL_OF= MUTANT_OF= MUTANT_PATCHES=
 	QEMU_SMP=2 QEMU_MEM=2G BOOT_TIMEOUT=900
+	KBUILD_ROOT=$SHARED_KBUILD_ROOT TREE=$SHARED_TREE TREE_ID=$SHARED_TREE_ID
 	# shellcheck source=/dev/null
 	. "$f"
 	if [ -n "$KERNEL_OF" ]; then
@@ -183,12 +188,15 @@ load_profile() {
 		[ -z "$KERNEL_OF" ] || die "profile '$PROFILE' sets both KERNEL_OF and MUTANT_OF"
 		[ -f "$(profile_file "$MUTANT_OF")" ] ||
 			die "profile '$PROFILE' mutates unknown profile '$MUTANT_OF'"
+		[ -z "$(. "$(profile_file "$MUTANT_OF")" && echo "$KERNEL_OF$MUTANT_OF")" ] ||
+			die "profile '$PROFILE' mutates '$MUTANT_OF', which has no kernel of its own"
 		FRAGMENTS=$(. "$(profile_file "$MUTANT_OF")" && echo "$FRAGMENTS")
+		BASE_TREE=$TREE
+		BASE_KOBJ=$KBUILD_ROOT/$TREE_TAG/$MUTANT_OF/kernel
 		KBUILD_ROOT=$BUILD/mutants/$PROFILE
-		TREE=$KBUILD_ROOT/tree/$TREE_TAG
-		TREE_ID=$KBUILD_ROOT/tree/$TREE_TAG.id
-		export CCACHE_BASEDIR=$KBUILD_ROOT
-		KOBJ=$KBUILD_ROOT/$TREE_TAG/$MUTANT_OF/kernel
+		TREE=$KBUILD_ROOT/tree
+		TREE_ID=$KBUILD_ROOT/tree.id
+		KOBJ=$KBUILD_ROOT/kernel
 	else
 		KOBJ=$KBUILD_ROOT/$TREE_TAG/${KERNEL_OF:-$PROFILE}/kernel
 	fi
@@ -207,8 +215,25 @@ fragment_files() {
 }
 
 kmake() {
-	make -C "$TREE" O="$KOBJ" ARCH=x86_64 \
-		CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" "$@"
+	if [ -n "${MUTANT_OF:-}" ]; then
+		in_base_paths make -C "$BASE_TREE" O="$BASE_KOBJ" ARCH=x86_64 \
+			CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" "$@"
+	else
+		make -C "$TREE" O="$KOBJ" ARCH=x86_64 \
+			CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" "$@"
+	fi
+}
+
+# in_base_paths CMD...: run CMD (no shell function) in a private mount
+# namespace where the mutant's tree and objects are mounted over its base
+# profile's: every path recorded in the copied objects and .cmd files then
+# names the mutant's files, and only what the mutant patches touched is
+# newer than its object.  Needs root (make check's setup does too).
+in_base_paths() {
+	unshare --mount --propagation private -- sh -c '
+		mount --bind "$1" "$2" && mount --bind "$3" "$4" || exit 125
+		shift 4
+		exec "$@"' sh "$TREE" "$BASE_TREE" "$KOBJ" "$BASE_KOBJ" "$@"
 }
 
 # files_compiled LOG: how far a kernel build writing LOG has come.
@@ -221,8 +246,10 @@ files_compiled() {
 # to date, by one process at a time: when prebuild.sh is building that
 # kernel in the background, wait for it instead of racing it.
 kernel_of() {
-	local lock log here=$RCUVET_ROOT/scripts
+	local base lock log here=$RCUVET_ROOT/scripts
 
+	base=$(load_profile "$1" && printf '%s' "$MUTANT_OF")
+	[ -z "$base" ] || kernel_of "$base" || return 1
 	log=$(load_profile "$1" && printf '%s/build.log' "$KOBJ")
 	lock=$BUILD/locks/$(printf '%s' "$log" | sha1sum | cut -c1-16)
 	mkdir -p "$BUILD/locks"
@@ -235,6 +262,17 @@ kernel_of() {
 		fi
 		"$here/tree.sh" "$1" && "$here/configure.sh" "$1" && "$here/build-kernel.sh" "$1"
 	) 9>"$lock"
+}
+
+# control_mutants PLAN...: the mutant profiles these control plans boot.
+control_mutants() {
+	local plan p
+
+	for plan in "$@"; do
+		sed -n 's/^profile:[[:space:]]*//p' "$(plan_files "$plan")"
+	done | sort -u | while read -r p; do
+		(load_profile "$p" && [ -n "$MUTANT_OF" ] && echo "$p") || true
+	done
 }
 
 # prebuild PROFILE...: the first profile's kernel now; the others' in the

@@ -4,7 +4,8 @@
 # (kernel/patches/series, quilt order) onto a copy of it whenever the
 # series changes.  With KSRC= the user's tree is used as it is, or, with
 # PATCHES=1, copied and patched the same way.  Given a mutant PROFILE, the
-# tree is that profile's own: the series, then its MUTANT_PATCHES.
+# tree is that profile's own: its base profile's tree, hard-linked, with
+# its MUTANT_PATCHES on top.
 #   tree.sh [PROFILE]
 . "$(dirname "$0")/lib.sh"
 
@@ -20,6 +21,12 @@ series_patches() {
 			die "series names '$name', but $(dirname "$SERIES")/$name does not exist"
 		printf '%s\n' "$(dirname "$SERIES")/$name"
 	done
+}
+
+# mutant_patches: the mutant profile's patch files, in order.
+mutant_patches() {
+	local name
+
 	for name in ${MUTANT_PATCHES:-}; do
 		[ -f "$(dirname "$SERIES")/$name" ] ||
 			die "profile '$PROFILE' names mutant patch '$name', but $(dirname "$SERIES")/$name does not exist"
@@ -45,12 +52,13 @@ extract_pristine() {
 }
 
 # copy_tree SRC DST: DST as SRC, mtimes kept (make rebuilds only what the
-# patches change).  The pristine tree is only read, so its files are
-# hard-linked, not copied (5 s instead of ~35 s): patch(1) writes a
-# patched file as a new inode, and own_inode gives the others their own.
+# patches change).  The pristine tree and a mutant's base tree are only
+# read, so their files are hard-linked, not copied (5 s instead of ~35 s):
+# patch(1) writes a patched file as a new inode, and own_inode gives the
+# others their own.
 copy_tree() {
-	if [ "$1" = "$PRISTINE" ]; then
-		cp -al "$1" "$2"
+	if [ "$1" = "$PRISTINE" ] || [ -n "${MUTANT_OF:-}" ]; then
+		cp -al "$1" "$2" 2>/dev/null || { rm -rf "$2" && cp -a "$1" "$2"; }
 	else
 		cp -a "$1" "$2"
 	fi
@@ -67,23 +75,54 @@ own_inode() {
 	done
 }
 
-# apply_series SRC: copy SRC to $TREE and apply the series.
-apply_series() {
-	local src=$1 new=$TREE.new patch out
-	local -a patches touched
+# apply_patches SRC DIR PATCH...: apply each PATCH to DIR, a copy of SRC.
+apply_patches() {
+	local src=$1 dir=$2 patch out
 
-	mapfile -t patches < <(series_patches)
-	step "apply ${#patches[@]} patch(es) of kernel/patches/series${MUTANT_OF:+ and the mutant patches of $PROFILE} to $(basename "$TREE")"
-	rm -rf "$new"
-	copy_tree "$src" "$new"
-	for patch in "${patches[@]}"; do
+	shift 2
+	for patch in "$@"; do
 		note "$(basename "$patch")"
-		if ! out=$(patch -p1 --batch --forward -d "$new" -i "$patch" 2>&1); then
+		if ! out=$(patch -p1 --batch --forward -d "$dir" -i "$patch" 2>&1); then
 			printf '%s\n' "$out" | grep -E 'FAILED|malformed|can.t find|Reversed|Only garbage' >&2 || true
-			find "$new" -name '*.rej' -newer "$new/Makefile" -exec sh -c 'echo "--- $1:"; head -40 "$1"' _ {} \; >&2
+			find "$dir" -name '*.rej' -newer "$dir/Makefile" -exec sh -c 'echo "--- $1:"; head -40 "$1"' _ {} \; >&2
 			die "patch $(basename "$patch") does not apply to $(basename "$src") (hunks above); fix or refresh it"
 		fi
 	done
+}
+
+# mutant_tree: the base profile's tree, hard-linked, with the mutant
+# patches applied (new inodes: the base tree stays as it is), whenever the
+# base tree or the mutant patches change.
+mutant_tree() {
+	local id new=$TREE.new
+	local -a patches
+
+	mapfile -t patches < <(mutant_patches)
+	id="$(cat "$SHARED_TREE_ID") $(hash_of "${patches[@]}")"
+	if [ -d "$TREE" ] && [ "$(cat "$TREE_ID" 2>/dev/null)" = "$id" ]; then
+		note "tree: the mutant tree of $PROFILE is up to date"
+		return
+	fi
+	step "apply the mutant patches of $PROFILE to a copy of $(basename "$BASE_TREE")"
+	rm -rf "$new" "$TREE_ID"
+	mkdir -p "$(dirname "$TREE")"
+	copy_tree "$BASE_TREE" "$new"
+	apply_patches "$BASE_TREE" "$new" "${patches[@]}"
+	rm -rf "$TREE"
+	mv "$new" "$TREE"
+	printf '%s\n' "$id" >"$TREE_ID"
+}
+
+# apply_series SRC: copy SRC to $TREE and apply the series.
+apply_series() {
+	local src=$1 new=$TREE.new
+	local -a patches touched
+
+	mapfile -t patches < <(series_patches)
+	step "apply ${#patches[@]} patch(es) of kernel/patches/series to $(basename "$TREE")"
+	rm -rf "$new"
+	copy_tree "$src" "$new"
+	apply_patches "$src" "$new" "${patches[@]}"
 	# Files a previous series touched go back to pristine content with
 	# pristine mtimes: touch them, or make would keep stale objects; each
 	# as its own inode first, so the pristine tree's mtimes do not move.
@@ -98,12 +137,16 @@ apply_series() {
 	mv "$new" "$TREE"
 }
 
+if [ -n "${MUTANT_OF:-}" ]; then
+	mutant_tree
+	exit 0
+fi
 if borrowed_kernel; then
 	note "tree: borrowed with the kernels from $KBUILD_ROOT"
 	exit 0
 fi
 mkdir -p "$BUILD/tree" "$(dirname "$TREE")"
-if [ -n "${KSRC:-}" ] && [ "${PATCHES:-0}" != 1 ] && [ -z "${MUTANT_OF:-}" ]; then
+if [ -n "${KSRC:-}" ] && [ "${PATCHES:-0}" != 1 ]; then
 	id="ksrc $KSRC $(git -C "$KSRC" rev-parse HEAD 2>/dev/null || stat -c %Y "$KSRC/Makefile")"
 	[ "$(cat "$TREE_ID" 2>/dev/null)" = "$id" ] || printf '%s\n' "$id" >"$TREE_ID"
 	note "tree: $KSRC (as it is; PATCHES=1 applies the series to a copy)"
