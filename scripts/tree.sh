@@ -117,6 +117,8 @@ else
 	src=$PRISTINE
 fi
 mapfile -t patches < <(series_patches)
+# A series that names a missing patch dies in the process substitution.
+wait $!
 id="$src $(hash_of "${patches[@]}")"
 if [ -d "$TREE" ] && [ "$(cat "$TREE_ID" 2>/dev/null)" = "$id" ]; then
 	note "tree: $TREE is up to date with the series"
