@@ -206,6 +206,26 @@ fragment_files() {
 	done
 }
 
+# series_patches: the patch files the tree step applies, in order: the
+# series (quilt order, -p1 only), then a mutant profile's MUTANT_PATCHES.
+series_patches() {
+	local name opts
+
+	[ -f "$SERIES" ] || return 0
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$SERIES" | while read -r name opts; do
+		[ -n "$name" ] || continue
+		case "$opts" in "" | -p1) ;; *) die "series: '$name $opts': only -p1 patches are supported" ;; esac
+		[ -f "$(dirname "$SERIES")/$name" ] ||
+			die "series names '$name', but $(dirname "$SERIES")/$name does not exist"
+		printf '%s\n' "$(dirname "$SERIES")/$name"
+	done
+	for name in ${MUTANT_PATCHES:-}; do
+		[ -f "$(dirname "$SERIES")/$name" ] ||
+			die "profile '$PROFILE' names mutant patch '$name', but $(dirname "$SERIES")/$name does not exist"
+		printf '%s\n' "$(dirname "$SERIES")/$name"
+	done
+}
+
 kmake() {
 	make -C "$TREE" O="$KOBJ" ARCH=x86_64 \
 		CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" "$@"

@@ -10,23 +10,6 @@
 
 [ -z "${1:-}" ] || load_profile "$1"
 
-# series_patches: the patch files of the series, in order.
-series_patches() {
-	[ -f "$SERIES" ] || return 0
-	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$SERIES" | while read -r name opts; do
-		[ -n "$name" ] || continue
-		case "$opts" in "" | -p1) ;; *) die "series: '$name $opts': only -p1 patches are supported" ;; esac
-		[ -f "$(dirname "$SERIES")/$name" ] ||
-			die "series names '$name', but $(dirname "$SERIES")/$name does not exist"
-		printf '%s\n' "$(dirname "$SERIES")/$name"
-	done
-	for name in ${MUTANT_PATCHES:-}; do
-		[ -f "$(dirname "$SERIES")/$name" ] ||
-			die "profile '$PROFILE' names mutant patch '$name', but $(dirname "$SERIES")/$name does not exist"
-		printf '%s\n' "$(dirname "$SERIES")/$name"
-	done
-}
-
 # touched_files PATCH...: the files a patch series writes.
 touched_files() {
 	cat /dev/null "$@" | sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' | sort -u
