@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 profiles=${PROFILES:-perf-none perf-voluntary perf-full perf-rt}
-for p in $profiles; do load_profile "$p"; done
+"$RCUVET_ROOT/scripts/validate.sh" -p "$profiles" -P bench
 out=$RESULTS/${BENCH_NAME:-bench}
 rm -rf "$out"
 mkdir -p "$out"

@@ -8,8 +8,12 @@
 . "$(dirname "$0")/lib.sh"
 
 profiles=${PROFILES:-debug nopreempt}
+first=${profiles%% *}
+read -ra later <<<"${profiles#"$first"}"
+ctl=${CONTROLS_PROFILE:-$first}
+mapfile -t plans < <(basename -s .plan "$RCUVET_ROOT"/configs/plans/ctl-*.plan)
+"$RCUVET_ROOT/scripts/validate.sh" -p "$profiles $ctl" -P check -C "${plans[*]}"
 export RCUVET_BOOT_CACHE=1
-for p in $profiles; do load_profile "$p"; done
 rm -rf "$RESULTS"
 mkdir -p "$RESULTS"
 
@@ -23,16 +27,12 @@ vet_check() {
 	runs+=("$RESULTS/$1/results.tsv")
 }
 
-first=${profiles%% *}
-read -ra later <<<"${profiles#"$first"}"
-mapfile -t plans < <(basename -s .plan "$RCUVET_ROOT"/configs/plans/ctl-*.plan)
 # The mutant kernels the controls boot build in the background too, first:
 # each is its base's objects and a few files (lib.sh, load_profile).
 mapfile -t mutants < <(control_mutants "${plans[@]}")
 prebuild "$first" "${mutants[@]}" "${later[@]}"
 vet_check "$first"
 
-ctl=${CONTROLS_PROFILE:-$first}
 step "negative controls on $ctl"
 "$RCUVET_ROOT/scripts/controls.sh" "$ctl" "$RESULTS/$ctl/controls.tsv" "${plans[@]}"
 

@@ -7,7 +7,7 @@
 prefix=${1:?usage: controls-only.sh PREFIX}
 profiles=${PROFILES:-debug}
 p=${profiles%% *}
-load_profile "$p"
 mapfile -t plans < <(basename -s .plan "$RCUVET_ROOT"/configs/plans/"$prefix"*.plan)
+"$RCUVET_ROOT/scripts/validate.sh" -p "$p" -C "${plans[*]}"
 "$RCUVET_ROOT/scripts/controls.sh" "$p" "$RESULTS/$p/controls.tsv" "${plans[@]}"
 finish "$RESULTS/$p/controls.tsv"

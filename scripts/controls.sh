@@ -17,6 +17,7 @@
 profile=${1:?usage: controls.sh PROFILE TSV PLAN...}
 tsv=${2:?usage: controls.sh PROFILE TSV PLAN...}
 shift 2
+"$RCUVET_ROOT/scripts/validate.sh" -p "$profile" -C "$*"
 mkdir -p "$(dirname "$tsv")"
 : >"$tsv"
 
@@ -122,7 +123,6 @@ could_not_run() {
 shared=() alone=()
 for plan in "$@"; do
 	planfile=$(plan_files "$plan") || exit 1
-	grep -q '^control:' "$planfile" || die "plan '$plan' has no 'control:' line"
 	if shares_boot "$planfile"; then
 		shared+=("$plan")
 	else

@@ -188,8 +188,6 @@ load_profile() {
 		[ -z "$KERNEL_OF" ] || die "profile '$PROFILE' sets both KERNEL_OF and MUTANT_OF"
 		[ -f "$(profile_file "$MUTANT_OF")" ] ||
 			die "profile '$PROFILE' mutates unknown profile '$MUTANT_OF'"
-		[ -z "$(. "$(profile_file "$MUTANT_OF")" && echo "$KERNEL_OF$MUTANT_OF")" ] ||
-			die "profile '$PROFILE' mutates '$MUTANT_OF', which has no kernel of its own"
 		FRAGMENTS=$(. "$(profile_file "$MUTANT_OF")" && echo "$FRAGMENTS")
 		BASE_TREE=$TREE
 		BASE_KOBJ=$KBUILD_ROOT/$TREE_TAG/$MUTANT_OF/kernel
@@ -211,6 +209,32 @@ fragment_files() {
 		[ -f "$RCUVET_ROOT/configs/fragments/$frag.config" ] ||
 			die "profile '$PROFILE' names fragment '$frag', but configs/fragments/$frag.config does not exist"
 		printf '%s\n' "$RCUVET_ROOT/configs/fragments/$frag.config"
+	done
+}
+
+# series_patches: the patch files of the series, in order (quilt order,
+# -p1 only).
+series_patches() {
+	local name opts
+
+	[ -f "$SERIES" ] || return 0
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$SERIES" | while read -r name opts; do
+		[ -n "$name" ] || continue
+		case "$opts" in "" | -p1) ;; *) die "series: '$name $opts': only -p1 patches are supported" ;; esac
+		[ -f "$(dirname "$SERIES")/$name" ] ||
+			die "series names '$name', but $(dirname "$SERIES")/$name does not exist"
+		printf '%s\n' "$(dirname "$SERIES")/$name"
+	done
+}
+
+# mutant_patches: a mutant profile's MUTANT_PATCHES files, in order.
+mutant_patches() {
+	local name
+
+	for name in ${MUTANT_PATCHES:-}; do
+		[ -f "$(dirname "$SERIES")/$name" ] ||
+			die "profile '$PROFILE' names mutant patch '$name', but $(dirname "$SERIES")/$name does not exist"
+		printf '%s\n' "$(dirname "$SERIES")/$name"
 	done
 }
 

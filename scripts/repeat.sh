@@ -9,10 +9,7 @@
 
 profiles=${PROFILES:-debug nopreempt}
 rounds=${REPEAT:-10}
-case $rounds in
-'' | *[!0-9]*) die "REPEAT='$rounds' is not a number of rounds" ;;
-esac
-for p in $profiles; do load_profile "$p"; done
+"$RCUVET_ROOT/scripts/validate.sh" -p "$profiles" -P check
 rm -rf "$RESULTS/repeat"
 tsvs=()
 for ((i = 1; i <= rounds; i++)); do

@@ -7,7 +7,7 @@
 
 profiles=${PROFILES:-debug nopreempt}
 plan=${PLAN:-run}
-for p in $profiles; do load_profile "$p"; done
+"$RCUVET_ROOT/scripts/validate.sh" -p "$profiles" -P "$plan"
 mkdir -p "$RESULTS"
 # shellcheck disable=SC2086 # one word per profile
 prebuild $profiles

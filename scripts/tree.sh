@@ -11,29 +11,6 @@
 
 [ -z "${1:-}" ] || load_profile "$1"
 
-# series_patches: the patch files of the series, in order.
-series_patches() {
-	[ -f "$SERIES" ] || return 0
-	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$SERIES" | while read -r name opts; do
-		[ -n "$name" ] || continue
-		case "$opts" in "" | -p1) ;; *) die "series: '$name $opts': only -p1 patches are supported" ;; esac
-		[ -f "$(dirname "$SERIES")/$name" ] ||
-			die "series names '$name', but $(dirname "$SERIES")/$name does not exist"
-		printf '%s\n' "$(dirname "$SERIES")/$name"
-	done
-}
-
-# mutant_patches: the mutant profile's patch files, in order.
-mutant_patches() {
-	local name
-
-	for name in ${MUTANT_PATCHES:-}; do
-		[ -f "$(dirname "$SERIES")/$name" ] ||
-			die "profile '$PROFILE' names mutant patch '$name', but $(dirname "$SERIES")/$name does not exist"
-		printf '%s\n' "$(dirname "$SERIES")/$name"
-	done
-}
-
 # touched_files PATCH...: the files a patch series writes.
 touched_files() {
 	cat /dev/null "$@" | sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' | sort -u
@@ -98,6 +75,7 @@ mutant_tree() {
 	local -a patches
 
 	mapfile -t patches < <(mutant_patches)
+	wait $!
 	id="$(cat "$SHARED_TREE_ID") $(hash_of "${patches[@]}")"
 	if [ -d "$TREE" ] && [ "$(cat "$TREE_ID" 2>/dev/null)" = "$id" ]; then
 		note "tree: the mutant tree of $PROFILE is up to date"
@@ -160,6 +138,8 @@ else
 	src=$PRISTINE
 fi
 mapfile -t patches < <(series_patches)
+# A series that names a missing patch dies in the process substitution.
+wait $!
 id="$src $(hash_of "${patches[@]}")"
 if [ -d "$TREE" ] && [ "$(cat "$TREE_ID" 2>/dev/null)" = "$id" ]; then
 	note "tree: $TREE is up to date with the series"

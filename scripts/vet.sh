@@ -11,9 +11,8 @@ profile=${1:?usage: vet.sh PROFILE PLAN OUTDIR}
 plan=${2:?usage: vet.sh PROFILE PLAN OUTDIR}
 out=${3:?usage: vet.sh PROFILE PLAN OUTDIR}
 load_profile "$profile"
-plan_files "$plan" >/dev/null
-
 here=$RCUVET_ROOT/scripts
+"$here/validate.sh" -p "$profile" -P "$plan" || exit 2
 kernel_of "$profile" || exit 2
 "$here/build-modules.sh" "$profile" || exit 2
 "$here/build-guest.sh" || exit 2

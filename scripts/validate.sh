@@ -1,0 +1,234 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# validate [-p PROFILES] [-P PLAN]... [-C PLANS]: every name and number a
+# run will use, checked before its first slow step (tree, configure,
+# build, boot), so that a typo costs a second, not a kernel build.  The
+# entry scripts call it first; each step still checks what it uses.
+#   -p PROFILES  the profiles to build and boot (a list, as PROFILES=):
+#                the profile a KERNEL_OF or MUTANT_OF names, the
+#                fragments, the series and its patches, mutant patches
+#   -P PLAN      a plan to boot, NAME or NAME+NAME...: every line is a
+#                step /init runs or a host-only line, every module and
+#                program it names exists
+#   -C PLANS     control plans (a list): as -P, and each says how its run
+#                must end (control:)
+# And the variables: PATCHES, JOBS, REPEAT, BENCH_NAME (KSRC: lib.sh).
+. "$(dirname "$0")/lib.sh"
+
+# The tree's modules that plans load (configs/fragments/rcu.config builds
+# them =m): the tree is not there before the tree step, so they are named
+# here.  Ours are kernel/modules/*/NAME.c.
+TREE_MODULES="torture rcutorture rcuscale refscale"
+# The steps of guest/init.c's run_step, the host-only lines, and the
+# control: kinds of judge() in scripts/controls.sh.
+STEPS="kunit module program rmmod sleep wait-log kmemleak-clear kmemleak-scan expect-splat end-expect"
+HOST_LINES="control: profile: boot-timeout:"
+CONTROLS="verdict-passes verdict-fails test-fails tests-fail tests-pass"
+
+# positive WHAT VALUE: VALUE is a positive integer (no leading 0: bash's
+# arithmetic would read it as octal).
+positive() {
+	case $2 in
+	'' | *[!0-9]* | 0*) die "$1 is '$2', not a positive integer" ;;
+	esac
+}
+
+# check_env: the variables the steps read.
+check_env() {
+	case ${PATCHES:-} in
+	'' | 0 | 1) ;;
+	*) die "PATCHES is '$PATCHES', not 1 (apply kernel/patches/series to a copy of KSRC) or 0" ;;
+	esac
+	positive JOBS "$JOBS"
+	[ -z "${REPEAT:-}" ] || positive REPEAT "$REPEAT"
+	case ${BENCH_NAME:-bench} in
+	*/* | . | ..) die "BENCH_NAME is '$BENCH_NAME', not the name of a folder in results/" ;;
+	esac
+}
+
+# uses_series: the tree step applies the series (see tree.sh): to Debian's
+# tree and to a copy of KSRC with PATCHES=1 (a mutant's base tree has it).
+uses_series() {
+	[ -z "${KSRC:-}" ] || [ "${PATCHES:-0}" = 1 ]
+}
+
+# check_kernel_of: the profile whose kernel the loaded profile boots or
+# mutates builds a kernel of its own (load_profile reads its fragments
+# and no further).
+check_kernel_of() {
+	local target=${KERNEL_OF:-$MUTANT_OF} chained
+
+	[ -n "$target" ] || return 0
+	chained=$(load_profile "$target" && echo "$KERNEL_OF$MUTANT_OF")
+	[ -z "$chained" ] ||
+		die "profile '$PROFILE' uses the kernel of '$target', which has none of its own (it names '$chained')"
+}
+
+checked=" "
+
+# check_profile NAME: the profile and all its kernel is made of; each
+# profile once.
+check_profile() {
+	case $checked in *" $1 "*) return 0 ;; esac
+	checked+="$1 "
+	case $1 in */*) die "unknown profile '$1'; valid profiles: $(list_profiles | xargs)" ;; esac
+	(
+		load_profile "$1"
+		check_kernel_of
+		[ -n "$FRAGMENTS" ] || die "profile '$PROFILE' names no fragments"
+		fragment_files >/dev/null
+		positive "BOOT_TIMEOUT of profile '$PROFILE'" "$BOOT_TIMEOUT"
+		positive "QEMU_SMP of profile '$PROFILE'" "$QEMU_SMP"
+		if uses_series; then
+			[ -f "$SERIES" ] || die "the patch series $SERIES does not exist"
+			series_patches >/dev/null
+		fi
+		mutant_patches >/dev/null
+	)
+}
+
+# check_module AT NAME: NAME is one of our modules or a tree module.
+check_module() {
+	local f
+
+	[ -n "$2" ] || die "$1: names no module"
+	for f in "$RCUVET_ROOT"/kernel/modules/*/"$2".c; do
+		[ ! -f "$f" ] || return 0
+	done
+	case " $TREE_MODULES " in *" $2 "*) return 0 ;; esac
+	die "$1: no module '$2'; modules: $(basename -s .c "$RCUVET_ROOT"/kernel/modules/*/*.c | xargs) (kernel/modules/) and the tree's $TREE_MODULES"
+}
+
+guest='' applets=''
+
+# check_program AT NAME: NAME is a guest program (guest/Makefile) or a
+# busybox applet: initramfs.sh puts both in the guest's /bin.
+check_program() {
+	[ -n "$2" ] || die "$1: names no program"
+	if [ -z "$guest" ]; then
+		guest=$(make -s --no-print-directory -C "$RCUVET_ROOT/guest" names)
+		[ ! -x /bin/busybox ] || applets=$(/bin/busybox --list)
+	fi
+	grep -qxF -- "$2" <<<"$guest"$'\n'"$applets" ||
+		die "$1: no program '$2'; programs: $(xargs <<<"$guest") (guest/) and busybox's applets"
+}
+
+# check_control AT KIND [ARG]: a line judge() in controls.sh knows.
+check_control() {
+	case $2 in
+	verdict-passes) ;;
+	verdict-fails | test-fails | tests-fail | tests-pass)
+		[ -n "${3:-}" ] || die "$1: 'control: $2' names no text, test or pattern"
+		;;
+	*) die "$1: unknown control '$2'; controls: $CONTROLS" ;;
+	esac
+}
+
+# check_host_line AT WORD VALUE: a line that stays on the host (word: ...).
+check_host_line() {
+	local kind arg
+
+	case $2 in
+	control)
+		read -r kind arg <<<"$3"
+		check_control "$1" "$kind" "$arg"
+		;;
+	profile)
+		[ -f "$(profile_file "$3")" ] ||
+			die "$1: unknown profile '$3'; valid profiles: $(list_profiles | xargs)"
+		check_profile "$3"
+		;;
+	boot-timeout) positive "$1: boot-timeout" "$3" ;;
+	*) die "$1: unknown host-only line '$2:'; host-only lines: $HOST_LINES" ;;
+	esac
+}
+
+# check_steps PLANFILE [control]: every line is blank, a comment, a
+# host-only line (profile: and boot-timeout: at most once; control: in a
+# control plan) or a step /init runs (guest/init.c's run_step).
+check_steps() {
+	local n=0 name=${1##*/} at line kind arg rest
+	local -A seen=()
+
+	name=${name%.plan}
+	while IFS= read -r line || [ -n "$line" ]; do
+		n=$((n + 1))
+		at="plan '$name' line $n"
+		if [[ $line =~ ^([a-z-]+):[[:space:]]*(.*)$ ]]; then
+			kind=${BASH_REMATCH[1]}
+			[ "$kind" = control ] || [ -z "${seen[$kind]:-}" ] ||
+				die "$at: a second '$kind:' line"
+			seen[$kind]=1
+			check_host_line "$at" "$kind" "${BASH_REMATCH[2]}"
+			continue
+		fi
+		read -r kind arg rest <<<"$line"
+		case $kind in
+		'' | '#'*) ;;
+		kunit | module | rmmod) check_module "$at" "$arg" ;;
+		program) check_program "$at" "$arg" ;;
+		sleep) positive "$at: sleep's seconds" "$arg" ;;
+		wait-log)
+			positive "$at: wait-log's seconds" "$arg"
+			[ -n "$rest" ] || die "$at: wait-log SECONDS names no text to wait for"
+			;;
+		expect-splat)
+			[[ $line =~ ^[[:space:]]*expect-splat\ +[^[:space:]] ]] ||
+				die "$at: expect-splat names no pattern"
+			;;
+		kmemleak-clear | kmemleak-scan | end-expect) ;;
+		*) die "$at: unknown step '$kind'; steps: $STEPS; host-only lines (at the start of a line): $HOST_LINES" ;;
+		esac
+	done <"$1"
+	[ "${2:-}" != control ] || [ -n "${seen[control]:-}" ] ||
+		die "plan '$name' has no 'control:' line: it is no control"
+}
+
+# check_plan SPEC [control]: each plan of SPEC (NAME or NAME+NAME...)
+# exists and reads well.
+check_plan() {
+	local list f
+	local -a files
+
+	case $1 in
+	'' | +* | *+ | *++* | */* | *[[:space:]]*)
+		die "plan '$1' is not NAME or NAME+NAME... (configs/plans/NAME.plan)"
+		;;
+	esac
+	list=$(plan_files "$1")
+	mapfile -t files <<<"$list"
+	for f in "${files[@]}"; do
+		check_steps "$f" "${2:-}"
+	done
+}
+
+usage="usage: validate.sh [-p PROFILES] [-P PLAN]... [-C PLANS]"
+profiles=() plans=() controls=() words=()
+while getopts p:P:C: opt; do
+	case $opt in
+	p)
+		read -ra words <<<"$OPTARG"
+		[ ${#words[@]} -gt 0 ] || die "no profile to run (PROFILES is empty)"
+		profiles+=("${words[@]}")
+		;;
+	P) plans+=("$OPTARG") ;;
+	C)
+		read -ra words <<<"$OPTARG"
+		controls+=("${words[@]}")
+		;;
+	*) die "$usage" ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 0 ] || die "$usage"
+
+check_env
+for p in "${profiles[@]}"; do
+	check_profile "$p"
+done
+for plan in "${plans[@]}"; do
+	check_plan "$plan"
+done
+for plan in "${controls[@]}"; do
+	check_plan "$plan" control
+done

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Bad input is refused before the first slow step: an unknown plan or
+# profile, a step /init does not know, a module or program that does not
+# exist, a bad control line, a missing fragment or patch, a bad number.
+# Each run must fail within seconds, say why, and leave its build folder
+# empty: no tree, no .config, no kernel.  The scripts run from a copy of
+# the checkout, so that the plans and profiles made up here never show in
+# it (its runs pack every plan into their initramfs).
+set -u
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+root=$t/rcuvet
+mkdir -p "$root"
+cp -r "$(dirname "$0")"/../../{scripts,configs,kernel,guest} "$root/"
+unset KSRC PATCHES JOBS REPEAT BENCH_NAME PROFILES PLAN CONTROLS_PROFILE \
+	RCUVET_KERNEL_BUILD RCUVET_BOOT_LOCK RCUVET_SERIES
+export BUILD=$t/build RESULTS=$t/results
+limit=20
+
+# plan NAME LINE...: a plan of the copy.
+plan() {
+	printf '%s\n' "${@:2}" >"$root/configs/plans/$1.plan"
+}
+
+# profile NAME LINE...: a profile of the copy.
+profile() {
+	printf '%s\n' "${@:2}" >"$root/configs/profiles/$1.profile"
+}
+
+plan dev-step 'kunit rcuvet_smoke' 'frobnicate now'
+plan dev-module 'kunit rcuvet_nosuch'
+plan dev-program 'program no-such-program'
+plan dev-timeout 'boot-timeout: 0' 'kunit rcuvet_smoke'
+plan dev-ctl-kind 'control: verdict-maybe' 'kunit rcuvet_smoke'
+plan dev-ctl-chain 'profile: dev-chain' 'control: verdict-passes' 'kunit rcuvet_smoke'
+profile dev-fragment 'FRAGMENTS="base no-such-fragment"'
+profile dev-mutant 'MUTANT_OF=debug' 'MUTANT_PATCHES="mutants/no-such.patch"'
+profile dev-chain 'KERNEL_OF=emulate-4.19'
+echo 0001-no-such.patch >"$t/series"
+
+# refused SAYS VAR=VALUE... SCRIPT ARG...: the script, run from the copy
+# with those variables, fails within seconds saying SAYS and builds
+# nothing.  Fails (status 1) if it was still running after $limit s.
+refused() {
+	local says=$1 rc=0 left
+
+	shift
+	rm -rf "$BUILD" "$RESULTS"
+	(cd "$root" && timeout -k 5 "$limit" env "$@") >"$t/out" 2>&1 || rc=$?
+	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+		echo "$*: still running after $limit s (building?); stopped, and the other cases with it"
+		return 1
+	fi
+	[ $rc -ne 0 ] || echo "$*: passed"
+	grep -qF -- "rcuvet: error: $says" "$t/out" ||
+		echo "$*: does not say '$says' but: $(tail -n 1 "$t/out")"
+	left=$(find "$BUILD" -mindepth 1 -maxdepth 1 -printf "%f " 2>/dev/null)
+	[ -z "$left" ] || echo "$*: left $left in its build folder"
+}
+
+refused "unknown plan 'nope'; plans: " PLAN=nope PROFILES=debug scripts/run.sh &&
+	refused "plan 'dev-step' line 2: unknown step 'frobnicate'" \
+		PLAN=dev-step PROFILES=debug scripts/run.sh &&
+	refused "plan 'dev-module' line 1: no module 'rcuvet_nosuch'" \
+		PLAN=check+dev-module scripts/run.sh &&
+	refused "plan 'dev-program' line 1: no program 'no-such-program'" \
+		PLAN=dev-program PROFILES=debug scripts/run.sh &&
+	refused "plan 'dev-step' line 2: unknown step" scripts/vet.sh debug dev-step "$t/out.d" &&
+	refused "plan 'dev-timeout' line 1: boot-timeout is '0'" \
+		PLAN=check+dev-timeout scripts/run.sh &&
+	refused "plan 'dev-ctl-kind' line 1: unknown control 'verdict-maybe'" \
+		scripts/controls-only.sh dev-ctl-kind &&
+	refused "profile 'dev-chain' uses the kernel of 'emulate-4.19', which has none of its own" \
+		scripts/controls-only.sh dev-ctl-chain &&
+	refused "unknown profile 'nope'" PROFILES="debug nope" scripts/run.sh &&
+	refused "profile 'dev-fragment' names fragment 'no-such-fragment'" \
+		PROFILES=dev-fragment scripts/bench.sh &&
+	refused "profile 'dev-mutant' names mutant patch 'mutants/no-such.patch'" \
+		PROFILES=dev-mutant scripts/run.sh &&
+	refused "series names '0001-no-such.patch'" RCUVET_SERIES="$t/series" scripts/run.sh &&
+	refused "PATCHES is 'yes'" PATCHES=yes scripts/run.sh &&
+	refused "JOBS is 'two'" JOBS=two scripts/run.sh &&
+	refused "REPEAT is '0'" REPEAT=0 scripts/repeat.sh
