@@ -87,6 +87,7 @@ struct item {
 	char label[256];	/* as rows and messages name it */
 	int kunit;		/* must print at least one KTAP result */
 	int begun, ended, status, results;
+	int unexpected;		/* splat lines in this step */
 	double t_begin, t_end;
 };
 
@@ -115,7 +116,7 @@ static struct {
 	char pattern[MAX_PATTERNS][256];
 	char item[256];
 } expect;
-static int n_unexpected;
+static int n_unexpected, n_unexpected_boot;
 
 /* KTAP state: one frame per nesting level of the open document. */
 struct frame {
@@ -451,7 +452,9 @@ static void scan_badness(const char *line)
 	}
 	if (matched || (any_seen && contains_any(line, continuation)))
 		return;
-	if (n_unexpected++ < MAX_SHOWN)
+	/* The first few of each step: plans sharing a boot each get theirs. */
+	n_unexpected++;
+	if ((cur_item ? cur_item->unexpected++ : n_unexpected_boot++) < MAX_SHOWN)
 		problem(CLEAN, "%s: kernel splat: %s", item_name(), line);
 }
 
