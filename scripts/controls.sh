@@ -10,8 +10,9 @@
 #   control: verdict-passes       the run passes
 # A control passes when its run ends that way; each is one row of TSV.
 # "profile: NAME" in a control plan boots that profile instead of PROFILE.
-# Controls judged on their tests alone, on a clean kernel, share one boot
-# (see shares_boot).
+# Controls judged on their tests alone, on a clean kernel, share one boot;
+# so do those whose splat is a lockdep RCU complaint in their own steps
+# (see share_group).
 . "$(dirname "$0")/lib.sh"
 
 profile=${1:?usage: controls.sh PROFILE TSV PLAN...}
@@ -36,16 +37,35 @@ all_match() {
 	[ $bad -eq 0 ] || echo "$bad of $n tests matching '$2' did not $3"
 }
 
-# judge PLANFILE OUTDIR RC: print why the control did not hold, if it did not.
+# judge PLANFILE OUTDIR RC [LABEL]: print why the control did not hold, if
+# it did not.  LABEL: the plan ran in a shared boot, its steps named
+# "LABEL:STEP": its verdict lines are those of its own steps, and the boot
+# must have come to its end with every step run.
 judge() {
-	local planfile=$1 out=$2 rc=$3 kind arg
+	local planfile=$1 out=$2 rc=$3 label=${4:-} kind arg
 
+	if [ -n "$label" ]; then
+		all_match "$out/results.tsv" boot-complete pass
+		all_match "$out/results.tsv" plan-complete pass
+	fi
 	while read -r kind arg; do
 		case "$kind" in
 		verdict-passes)
+			if [ -n "$label" ]; then
+				! grep -qsF -- "FAIL: $label:" "$out/verdict.txt" ||
+					echo "the verdict failed its steps"
+				awk -F'\t' '$1 != "harness" && $3 == "fail" { f = 1 } END { exit f }' \
+					"$out/results.tsv" || echo "some of its tests failed"
+				continue
+			fi
 			[ "$rc" -eq 0 ] || echo "the run failed"
 			;;
 		verdict-fails)
+			if [ -n "$label" ]; then
+				grep -sF -- "FAIL: $label:" "$out/verdict.txt" | grep -qF -- "$arg" ||
+					echo "the verdict does not say '$arg' of its steps"
+				continue
+			fi
 			[ "$rc" -eq 1 ] || echo "the run passed (status $rc)"
 			grep -qsF -- "$arg" "$out/verdict.txt" "$out/boot.txt" ||
 				echo "neither the verdict nor the boot says '$arg'"
@@ -72,22 +92,44 @@ profile_of() {
 	printf '%s\n' "${p:-$profile}"
 }
 
-# shares_boot PLANFILE: a control judged on its own tests alone (no
-# verdict-level line, no time limit of its own), on the default profile,
-# that requires the kernel to stay clean (a splat of one would blind the
-# lock debugging of the others), can share a boot with others like it:
-# a boot costs a debug guest ~20 s.
-shares_boot() {
-	[ "$(profile_of "$1")" = "$profile" ] &&
-		grep -qE '^control:[[:space:]]*tests-pass[[:space:]]+kernel-clean[[:space:]]*$' "$1" &&
-		! grep -qE '^boot-timeout:|^control:[[:space:]]*verdict-' "$1"
+# share_group PLANFILE: the shared boot a control on the default profile,
+# with no time limit of its own, can join (a boot costs a debug guest
+# ~20 s); nothing if it boots alone.
+#   clean   judged on its own tests alone, and requires the kernel to stay
+#           clean (a splat of one would blind the lock debugging of the
+#           others);
+#   splats  its verdict-level lines, judged on its own steps, name only a
+#           failed test, lockdep's "suspicious RCU usage", an announced
+#           splat that did not come, or a pass: none of them damages the
+#           kernel or turns lock debugging off (lockdep, unlike for its
+#           other reports, keeps debug_locks on after an RCU one).
+# KASAN, WARN and hang controls boot alone: KASAN reports once a boot and
+# turns lockdep off.
+share_group() {
+	local line
+
+	[ "$(profile_of "$1")" = "$profile" ] && ! grep -qE '^boot-timeout:' "$1" || return 0
+	if grep -qE '^control:[[:space:]]*tests-pass[[:space:]]+kernel-clean[[:space:]]*$' "$1"; then
+		grep -qE '^control:[[:space:]]*verdict-' "$1" || echo clean
+		return 0
+	fi
+	grep -qE '^control:[[:space:]]*verdict-' "$1" || return 0
+	while read -r line; do
+		case $line in
+		"verdict-fails kernel splat: WARNING: suspicious RCU usage" | \
+			"verdict-fails expected splat '"* | "verdict-fails test "* | verdict-passes) ;;
+		verdict-*) return 0 ;;
+		esac
+	done < <(sed -n 's/^control:[[:space:]]*//p' "$1")
+	echo splats
 }
 
-# record PLAN OUTDIR RC SECONDS: judge one control, say and write how it went.
+# record PLAN OUTDIR RC SECONDS [LABEL]: judge one control, say and write
+# how it went.
 record() {
 	local why
 
-	why=$(judge "$RCUVET_ROOT/configs/plans/$1.plan" "$2" "$3" | paste -sd';' -)
+	why=$(judge "$RCUVET_ROOT/configs/plans/$1.plan" "$2" "$3" "${5:-}" | paste -sd';' -)
 	if [ -z "$why" ]; then
 		note "control $1: held"
 		printf 'controls\t%s\tpass\t%s\t\n' "$1" "$4" >>"$tsv"
@@ -120,42 +162,47 @@ could_not_run() {
 	done
 }
 
-shared=() alone=()
-for plan in "$@"; do
-	planfile=$(plan_files "$plan") || exit 1
-	if shares_boot "$planfile"; then
-		shared+=("$plan")
-	else
-		alone+=("$plan")
-	fi
-done
-[ ${#shared[@]} -gt 1 ] || { alone=("${shared[@]}" "${alone[@]}"); shared=(); }
+# run_shared GROUP PLAN...: one boot runs the plans one after the other;
+# the verdict names each one's steps "PLAN:STEP", and each control is
+# judged on its own rows (and the harness's) and verdict lines only.
+run_shared() {
+	local group=$1 out=$RESULTS/$profile/controls/$1 start secs held=1 plan joined
 
-# The shared boot runs the plans one after the other; the verdict names
-# each one's steps "PLAN:STEP", and each control is judged on its own rows
-# (and the harness's) only.
-if [ ${#shared[@]} -gt 0 ]; then
-	out=$RESULTS/$profile/controls/shared
+	shift
 	start=$(date +%s)
-	note "${#shared[@]} controls share one boot: ${shared[*]}"
-	joined=$(IFS=+ && echo "${shared[*]}")
+	note "$# controls share one boot ($group): $*"
+	joined=$(IFS=+ && echo "$*")
 	vet_control "$profile" "$joined" "$out"
 	if [ "$rc" -gt 1 ]; then
-		could_not_run "${shared[@]}"
-	else
-		secs=$((($(date +%s) - start) / ${#shared[@]}))
-		held=1
-		for plan in "${shared[@]}"; do
-			mkdir -p "$out/$plan"
-			awk -F'\t' -v OFS='\t' -v p="$plan:" '
-				$1 == "harness" { print; next }
-				index($1, p) == 1 { $1 = substr($1, length(p) + 1); print }
-			' "$out/results.tsv" >"$out/$plan/results.tsv"
-			record "$plan" "$out/$plan" "$rc" "$secs" || held=0
-		done
-		[ $held -eq 0 ] || boot_cache_keep "$out"
+		could_not_run "$@"
+		return
 	fi
-fi
+	secs=$((($(date +%s) - start) / $#))
+	for plan in "$@"; do
+		mkdir -p "$out/$plan"
+		awk -F'\t' -v OFS='\t' -v p="$plan:" '
+			$1 == "harness" { print; next }
+			index($1, p) == 1 { $1 = substr($1, length(p) + 1); print }
+		' "$out/results.tsv" >"$out/$plan/results.tsv"
+		cp "$out/verdict.txt" "$out/$plan/"
+		record "$plan" "$out/$plan" "$rc" "$secs" "$plan" || held=0
+	done
+	[ $held -eq 0 ] || boot_cache_keep "$out"
+}
+
+clean=() splats=() alone=()
+for plan in "$@"; do
+	planfile=$(plan_files "$plan") || exit 1
+	case $(share_group "$planfile") in
+	clean) clean+=("$plan") ;;
+	splats) splats+=("$plan") ;;
+	*) alone+=("$plan") ;;
+	esac
+done
+[ ${#clean[@]} -gt 1 ] || { alone+=("${clean[@]}"); clean=(); }
+[ ${#splats[@]} -gt 1 ] || { alone+=("${splats[@]}"); splats=(); }
+[ ${#clean[@]} -eq 0 ] || run_shared clean "${clean[@]}"
+[ ${#splats[@]} -eq 0 ] || run_shared splats "${splats[@]}"
 
 for plan in "${alone[@]}"; do
 	p=$(profile_of "$RCUVET_ROOT/configs/plans/$plan.plan")
