@@ -214,9 +214,11 @@ static int tr_preempter_fn(void *arg)
 }
 
 /*
- * Start a reader of @kind and wait until it is inside.  Under qs_swap, and
- * under no_barrier in the callback cases (@cb), it holds until the
- * updater's wait returned instead of for hold_ms.
+ * Start a reader of @kind and wait until it is inside.  Under qs_swap the
+ * RCU Tasks readers (whose every tick is then a quiescent state), and under
+ * no_barrier the readers of the callback cases (@cb), hold until the
+ * updater's wait returned instead of for hold_ms: neither holds up the
+ * wait it is released by.
  */
 static void tr_start(struct kunit *test, struct tr_reader *r,
 		     enum tr_kind kind, bool preempter, bool cb)
@@ -224,7 +226,8 @@ static void tr_start(struct kunit *test, struct tr_reader *r,
 	struct task_struct *t;
 
 	r->kind = kind;
-	r->until_released = the_mutant == M_QS_SWAP ||
+	r->until_released = (the_mutant == M_QS_SWAP &&
+			     (kind == K_TASKS || kind == K_TASKS_RCU)) ||
 			    (cb && the_mutant == M_NO_BARRIER);
 	init_completion(&r->inside);
 	init_completion(&r->done);
