@@ -238,14 +238,16 @@ mutant_patches() {
 	done
 }
 
+# kmake ARG...: make in the loaded profile's kernel folder (a mutant's
+# where its base's paths show it, see in_base_paths).
 kmake() {
+	local in=() tree=$TREE kobj=$KOBJ
+
 	if [ -n "${MUTANT_OF:-}" ]; then
-		in_base_paths make -C "$BASE_TREE" O="$BASE_KOBJ" ARCH=x86_64 \
-			CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" "$@"
-	else
-		make -C "$TREE" O="$KOBJ" ARCH=x86_64 \
-			CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" "$@"
+		in=(in_base_paths) tree=$BASE_TREE kobj=$BASE_KOBJ
 	fi
+	"${in[@]}" make -C "$tree" O="$kobj" ARCH=x86_64 \
+		CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" "$@"
 }
 
 # in_base_paths CMD...: run CMD (no shell function) in a private mount
