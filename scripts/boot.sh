@@ -26,7 +26,9 @@ done
 timeout_s=$((BOOT_TIMEOUT + plan_limit))
 
 # Slow emulation must not trip the stall, hung-task and lockup detectors.
-cmdline="console=ttyS0 printk.devkmsg=on panic=-1 \
+# reboot=t: microvm has neither ACPI nor a keyboard controller to reset
+# through; a triple fault ends QEMU (-no-reboot) at once.
+cmdline="console=ttyS0 printk.devkmsg=on panic=-1 reboot=t \
 rcupdate.rcu_cpu_stall_timeout=300 rcupdate.rcu_task_stall_timeout=120000 \
 sysctl.kernel.hung_task_timeout_secs=600 watchdog_thresh=60 \
 $CMDLINE rcuvet_plan=$plan rcuvet_cpus=$QEMU_SMP"
@@ -41,7 +43,7 @@ exec 9>"$BOOT_LOCK"
 flock 9
 start=$(date +%s)
 timeout --kill-after=10 "$timeout_s" \
-	qemu-system-x86_64 -accel tcg,thread=multi -cpu max \
+	qemu-system-x86_64 -M microvm,acpi=off -accel tcg,thread=multi -cpu max \
 	-smp "$QEMU_SMP" -m "$QEMU_MEM" -nodefaults -display none -no-reboot \
 	-kernel "$KOBJ/arch/x86/boot/bzImage" -initrd "$OBJ/initramfs.cpio" \
 	-append "$cmdline" -serial "file:$console" &
