@@ -27,7 +27,9 @@ timeout_s=$((BOOT_TIMEOUT + plan_limit))
 
 # Slow emulation must not trip the stall, hung-task and lockup detectors.
 # reboot=t: microvm has neither ACPI nor a keyboard controller to reset
-# through; a triple fault ends QEMU (-no-reboot) at once.
+# through; a triple fault ends QEMU (-no-reboot) at once.  Its PIT (pit=on)
+# is what the kernel calibrates the TSC against: without it the clock is
+# the jiffies clocksource, too coarse for the suites' timings.
 cmdline="console=ttyS0 printk.devkmsg=on panic=-1 reboot=t \
 rcupdate.rcu_cpu_stall_timeout=300 rcupdate.rcu_task_stall_timeout=120000 \
 sysctl.kernel.hung_task_timeout_secs=600 watchdog_thresh=60 \
@@ -43,7 +45,7 @@ exec 9>"$BOOT_LOCK"
 flock 9
 start=$(date +%s)
 timeout --kill-after=10 "$timeout_s" \
-	qemu-system-x86_64 -M microvm,acpi=off -accel tcg,thread=multi -cpu max \
+	qemu-system-x86_64 -M microvm,acpi=off,pit=on -accel tcg,thread=multi -cpu max \
 	-smp "$QEMU_SMP" -m "$QEMU_MEM" -nodefaults -display none -no-reboot \
 	-kernel "$KOBJ/arch/x86/boot/bzImage" -initrd "$OBJ/initramfs.cpio" \
 	-append "$cmdline" -serial "file:$console" &
