@@ -5,6 +5,7 @@
 #   make check      the test suite: host tests, every profile, the controls
 #   make bench      reader cost and grace-period latency per preemption model
 #   make repeat     the check plan REPEAT=10 times in a row: the flake hunt
+#   make mutants    every kernel mutant must be caught (MUTANTS=a,b: some)
 #
 # Variables: PROFILE=name or PROFILES="a b", KSRC=/path/to/linux (your own
 # tree; PATCHES=1 to apply kernel/patches/series to a copy of it), PLAN=name
@@ -15,7 +16,7 @@
 ifdef PROFILE
 PROFILES := $(PROFILE)
 endif
-export PROFILES KSRC PATCHES PLAN JOBS REPEAT BENCH_NAME FRESH
+export PROFILES KSRC PATCHES PLAN JOBS REPEAT BENCH_NAME FRESH MUTANTS
 
 S := scripts
 
@@ -34,6 +35,9 @@ bench: setup
 
 repeat: setup
 	@$(S)/repeat.sh
+
+mutants: setup
+	@$(S)/mutants.sh
 
 setup:
 	@$(S)/setup.sh
@@ -61,5 +65,5 @@ coverage:
 clean:
 	rm -rf build results
 
-.PHONY: help run check bench repeat setup profiles selftest-harness controls cpumap-bug \
+.PHONY: help run check bench repeat mutants setup profiles selftest-harness controls cpumap-bug \
 	test-host coverage clean

@@ -140,16 +140,6 @@ record() {
 	fi
 }
 
-# vet_control PROFILE PLAN OUTDIR: boot PLAN; vet.sh's status in $rc.  A
-# control is meant to fail: its failures stay in its verdict.txt, not on
-# the terminal, where they would read as the suite's own.
-vet_control() {
-	set +e
-	"$RCUVET_ROOT/scripts/vet.sh" "$@" | { grep --line-buffered -v '^    FAIL: ' || true; }
-	rc=${PIPESTATUS[0]}
-	set -e
-}
-
 # could_not_run PLAN...: a failed row each, for a boot that never came to
 # a verdict (a build failed: its message is above).
 could_not_run() {

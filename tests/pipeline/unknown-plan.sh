@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Bad input is refused before the first slow step: an unknown plan or
 # profile, a step /init does not know, a module or program that does not
-# exist, a bad control line, a missing fragment or patch, a bad number.
+# exist, a bad control line, a missing fragment or patch, a bad number,
+# an unknown kernel mutant.
 # Each run must fail within seconds, say why, and leave its build folder
 # empty: no tree, no .config, no kernel.  The scripts run from a copy of
 # the checkout, so that the plans and profiles made up here never show in
@@ -80,4 +81,5 @@ refused "unknown plan 'nope'; plans: " PLAN=nope PROFILES=debug scripts/run.sh &
 	refused "series names '0001-no-such.patch'" RCUVET_SERIES="$t/series" scripts/run.sh &&
 	refused "PATCHES is 'yes'" PATCHES=yes scripts/run.sh &&
 	refused "JOBS is 'two'" JOBS=two scripts/run.sh &&
-	refused "REPEAT is '0'" REPEAT=0 scripts/repeat.sh
+	refused "REPEAT is '0'" REPEAT=0 scripts/repeat.sh &&
+	refused "unknown mutant 'nope'; mutants: " MUTANTS=nope scripts/mutants.sh

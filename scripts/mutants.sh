@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# mutants: the kernel-mutant catalogue.  Each kernel/patches/mutants/*.patch
+# with a "Killed-by:" line is a small, deliberate bug in the kernel; its
+# header names the profile it mutates (Mutant-of:), the plan that must
+# catch it (Mutant-plan:) and the test case that must fail (Killed-by:, a
+# glob; or "splat: TEXT", a verdict line that must say TEXT).  For each (MUTANTS=a,b runs some): the mutant's kernel (its
+# base's objects, the files it touches recompiled), a boot of its plan, and
+# a row: killed by the named case (pass), killed otherwise or survived
+# (fail).  A killed mutant's boot is kept in the boot cache: a rerun with
+# nothing changed judges it again instead of booting.
+. "$(dirname "$0")/lib.sh"
+
+dir=$RCUVET_ROOT/kernel/patches/mutants
+out=$RESULTS/mutants
+tsv=$out/mutants.tsv
+export RCUVET_BOOT_CACHE=1
+
+# header PATCH FIELD: the value of a "FIELD: value" line of PATCH's message.
+header() {
+	sed -n "/^---\$/q; s/^$2:[[:space:]]*//p" "$1" | head -1
+}
+
+mapfile -t all < <(grep -l '^Killed-by:' "$dir"/*.patch | xargs -n1 basename | sed 's/\.patch$//')
+if [ -n "${MUTANTS:-}" ]; then
+	wanted=()
+	for m in ${MUTANTS//,/ }; do
+		[ -f "$dir/$m.patch" ] && grep -q '^Killed-by:' "$dir/$m.patch" ||
+			die "unknown mutant '$m'; mutants: ${all[*]}"
+		wanted+=("$m")
+	done
+	all=("${wanted[@]}")
+fi
+
+# Each mutant is a profile of its own, written where profile_file finds it.
+mkdir -p "$BUILD/profiles" "$out"
+for m in "${all[@]}"; do
+	for f in Mutant-of Mutant-plan Killed-by; do
+		[ -n "$(header "$dir/$m.patch" $f)" ] || die "mutant '$m' has no '$f:' line"
+	done
+	cat >"$BUILD/profiles/mutant-$m.profile" <<-EOT
+	DESCRIPTION="$(header "$dir/$m.patch" Subject | sed 's/^\[PATCH\] //')"
+	MUTANT_OF=$(header "$dir/$m.patch" Mutant-of)
+	MUTANT_PATCHES="mutants/$m.patch"
+	EOT
+	"$RCUVET_ROOT/scripts/validate.sh" -p "mutant-$m" -P "$(header "$dir/$m.patch" Mutant-plan)"
+done
+
+# killer OUTDIR GLOB: the failed tests of a run that match GLOB (or the
+# verdict line that says TEXT, for a GLOB "splat: TEXT"), or else what
+# failed instead.
+killer() {
+	local hit t
+
+	if [ "${2#splat: }" != "$2" ]; then
+		hit=$(grep -m1 -F -- "${2#splat: }" "$1/verdict.txt" | sed 's/^FAIL: //' || true)
+	else
+		hit=$(awk -F'\t' '$3 == "fail" { print $2 }' "$1/results.tsv" |
+			while read -r t; do
+				# shellcheck disable=SC2053 # a glob
+				if [[ $t == $2 ]]; then echo "$t"; fi
+			done | head -3 | paste -sd, -)
+	fi
+	if [ -n "$hit" ]; then
+		echo "killed by $hit"
+	else
+		echo "not by '$2' but: $(grep -m2 '^FAIL' "$1/verdict.txt" | sed 's/^FAIL: //' | paste -sd';' -)"
+	fi
+}
+
+: >"$tsv"
+for m in "${all[@]}"; do
+	plan=$(header "$dir/$m.patch" Mutant-plan)
+	glob=$(header "$dir/$m.patch" Killed-by)
+	step "mutant $m: plan $plan must fail $glob"
+	start=$(date +%s)
+	vet_control "mutant-$m" "$plan" "$out/$m"
+	secs=$(($(date +%s) - start))
+	case $rc in
+	0) why="SURVIVED: $plan passed" ;;
+	1) why=$(killer "$out/$m" "$glob") ;;
+	*) why="could not run: vet.sh stopped with status $rc" ;;
+	esac
+	if [ "${why#killed by }" != "$why" ]; then
+		boot_cache_keep "$out/$m"
+		printf 'mutants\t%s\tpass\t%s\t%s\n' "$m" "$secs" "$why" >>"$tsv"
+	else
+		printf 'mutants\t%s\tfail\t%s\t%s\n' "$m" "$secs" "$why" >>"$tsv"
+	fi
+	note "mutant $m: $why ($secs s)"
+done
+
+{
+	printf '# Kernel mutants\n\n| mutant | killed | by | time (s) |\n|---|---|---|---|\n'
+	awk -F'\t' '{ printf "| %s | %s | %s | %s |\n", $2, $3 == "pass" ? "yes" : "NO", $5, $4 }' "$tsv"
+} >"$out/report.md"
+finish "$tsv"
