@@ -27,10 +27,14 @@ timeout_s=$((BOOT_TIMEOUT + plan_limit))
 
 # Slow emulation must not trip the stall, hung-task and lockup detectors.
 # reboot=t: microvm has neither ACPI nor a keyboard controller to reset
-# through; a triple fault ends QEMU (-no-reboot) at once.  Its PIT (pit=on)
-# is what the kernel calibrates the TSC against: without it the clock is
-# the jiffies clocksource, too coarse for the suites' timings.
+# through; a triple fault ends QEMU (-no-reboot) at once.  Under TCG the
+# guest's TSC is the host's: the guest is told its frequency (tsc-khz.c)
+# and trusts it (tsc=reliable), since calibrating it against the emulated
+# PIT fails on a busy host and leaves the jiffies clocksource, too coarse
+# for the suites' timings, and no HPET or PM timer is there to watch it.
+tsc_khz=$("$(host_tool tsc-khz)")
 cmdline="console=ttyS0 printk.devkmsg=on panic=-1 reboot=t \
+tsc_early_khz=$tsc_khz tsc=reliable \
 rcupdate.rcu_cpu_stall_timeout=300 rcupdate.rcu_task_stall_timeout=120000 \
 sysctl.kernel.hung_task_timeout_secs=600 watchdog_thresh=60 \
 $CMDLINE rcuvet_plan=$plan rcuvet_cpus=$QEMU_SMP"

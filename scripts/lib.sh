@@ -334,14 +334,15 @@ vet_control() {
 	set -e
 }
 
-# build_verdict: compile the host's verdict tool if needed, print its path.
-build_verdict() {
-	local src=$RCUVET_ROOT/scripts/verdict.c bin=$BUILD/host/verdict
+# host_tool NAME: compile the host tool scripts/NAME.c if needed, print
+# its path.
+host_tool() {
+	local src=$RCUVET_ROOT/scripts/$1.c bin=$BUILD/host/$1
 
 	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
 		mkdir -p "$BUILD/host"
 		gcc -O2 -Wall -Wextra -Werror -o "$bin" "$src" >&2 ||
-			die "scripts/verdict.c does not compile"
+			die "scripts/$1.c does not compile"
 	fi
 	printf '%s\n' "$bin"
 }

@@ -6,7 +6,7 @@
 
 plan=${1:?usage: verdict.sh PLAN OUTDIR}
 out=${2:?usage: verdict.sh PLAN OUTDIR}
-bin=$(build_verdict)
+bin=$(host_tool verdict)
 args=()
 for f in $(plan_files "$plan"); do
 	args+=(--plan "$f")
