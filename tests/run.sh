@@ -15,7 +15,7 @@
 tsv=${1:?usage: tests/run.sh TSV}
 mkdir -p "$(dirname "$tsv")"
 : >"$tsv"
-bin=$(build_verdict)
+bin=$(host_tool verdict)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failed=0
