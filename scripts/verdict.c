@@ -16,11 +16,12 @@
  *    "kunit" step printed at least one result;
  *  - /init printed its end marker ("rcuvet: done"): a panic, a hang or a
  *    truncated log never pass, whatever QEMU's exit status was;
- *  - the console holds no kernel badness (WARNING, BUG, KASAN, lockdep,
+ *  - the console holds no kernel report (WARNING, BUG, KASAN, lockdep,
  *    RCU stalls, hung tasks, kmemleak, refcount, ...) except inside an
- *    "rcuvet: expect-splat PATTERN" ... "rcuvet: end-expect" window (one
- *    or more patterns), where every splat line must match a pattern (or be
- *    the "Call Trace:" of one) and every pattern must have matched.
+ *    "rcuvet: expect-splat COUNT TITLE" ... "rcuvet: end-expect" window
+ *    (one or more such lines), where every report's title must be one of
+ *    the TITLEs and each TITLE must be that of exactly COUNT reports (see
+ *    "Reports" below for what a report and its title are).
  *
  * Each leaf test case becomes a row of the results file; so do three
  * harness checks (boot-complete, plan-complete, kernel-clean), so that the
@@ -38,47 +39,6 @@
 #define MAX_ITEMS 256
 #define MAX_SHOWN 8
 
-/* Substrings that mark kernel badness anywhere on the console. */
-static const char *const badness[] = {
-	"WARNING:",
-	"BUG:",
-	"KASAN:",
-	"UBSAN:",
-	"Oops",
-	"kernel BUG at",
-	"Kernel panic",
-	"general protection fault",
-	"Call Trace:",
-	"suspicious RCU usage",
-	"possible circular locking dependency",
-	"possible recursive locking",
-	"inconsistent lock state",
-	"possible irq lock inversion",
-	"bad unlock balance",
-	"held lock freed",
-	"DEBUG_LOCKS_WARN_ON",
-	"trying to register non-static key",
-	"detected stall",
-	"detected stalls",
-	"self-detected stall",
-	"kthread starved",
-	"blocked for more than",
-	"soft lockup",
-	"hard LOCKUP",
-	"workqueue lockup",
-	"new suspected memory leak",
-	"unreferenced object",
-	"refcount_t:",
-	"ODEBUG:",
-	"list_add corruption",
-	"list_del corruption",
-	"unregister_netdevice: waiting for",
-	NULL,
-};
-
-/* Lines that belong to whatever splat came before them. */
-static const char *const continuation[] = { "Call Trace:", NULL };
-
 enum status { PASS, FAIL, SKIP };
 static const char *const status_name[] = { "pass", "fail", "skip" };
 
@@ -87,7 +47,7 @@ struct item {
 	char label[256];	/* as rows and messages name it */
 	int kunit;		/* must print at least one KTAP result */
 	int begun, ended, status, results;
-	int unexpected;		/* splat lines in this step */
+	int unexpected;		/* unexpected reports in this step */
 	double t_begin, t_end;
 };
 
@@ -104,19 +64,6 @@ static const char *const check_name[] = {
 	"boot-complete", "plan-complete", "kernel-clean"
 };
 static int problems[N_CHECKS];
-
-/*
- * Expected-splat window: one or more "expect-splat PATTERN" lines open it,
- * "end-expect" closes it; every pattern must have matched a splat line.
- */
-#define MAX_PATTERNS 8
-static struct {
-	int open, n;
-	int seen[MAX_PATTERNS];
-	char pattern[MAX_PATTERNS][256];
-	char item[256];
-} expect;
-static int n_unexpected, n_unexpected_boot;
 
 /* KTAP state: one frame per nesting level of the open document. */
 struct frame {
@@ -179,6 +126,332 @@ static int contains_any(const char *line, const char *const *pats)
 		if (strstr(line, *pats))
 			return 1;
 	return 0;
+}
+
+/* ---- reports ------------------------------------------------------- */
+
+/*
+ * A kernel report (a WARN, a lockdep or KASAN report, a stall...) begins
+ * at its title line, the line that says what it is, and owns the lines
+ * that follow, up to the next report, "rcuvet:" marker, KTAP result or
+ * "---[ end trace ... ]---".  A title line is a line that holds one of the
+ * badness substrings below, but for the report's first "Call Trace:" line:
+ * it belongs to the report (a second one begins another report).  A WARN()
+ * begins one line earlier, at "------------[ cut here ]------------": the
+ * lines up to its "WARNING: CPU: ..." title line, such as its "ODEBUG:" or
+ * "refcount_t:" message, belong to it.
+ *
+ * A report's title is its title line without what varies between boots and
+ * builds: leading blanks, "CPU: n PID: n " (also "CPU: n UID: n PID: n "),
+ * source line numbers (":n" after a .c, .h, .S or .rs file) and symbol
+ * offsets ("+0xN/0xN").  So the report that begins
+ *   WARNING: CPU: 0 PID: 43 at kernel/rcu/srcutree.c:656 cleanup_srcu_struct+0x1a2/0x1e0
+ * has the title "WARNING: at kernel/rcu/srcutree.c cleanup_srcu_struct",
+ * and "BUG: KASAN: slab-use-after-free in dev_map_enqueue_multi+0x1c/0x3c0"
+ * the title "BUG: KASAN: slab-use-after-free in dev_map_enqueue_multi".
+ *
+ * "expect-splat COUNT TITLE" matches the reports whose title is TITLE
+ * (normalized the same way), exactly: a TITLE that is only part of a title
+ * matches nothing.  One short form: "WARNING: at FILE" names every WARN()
+ * in FILE, whatever function it is in.
+ */
+static const char *const badness[] = {
+	"WARNING:",
+	"BUG:",
+	"KASAN:",
+	"UBSAN:",
+	"Oops",
+	"kernel BUG at",
+	"Kernel panic",
+	"general protection fault",
+	"Call Trace:",
+	"suspicious RCU usage",
+	"possible circular locking dependency",
+	"possible recursive locking",
+	"inconsistent lock state",
+	"possible irq lock inversion",
+	"bad unlock balance",
+	"held lock freed",
+	"DEBUG_LOCKS_WARN_ON",
+	"trying to register non-static key",
+	"detected stall",
+	"detected stalls",
+	"self-detected stall",
+	"kthread starved",
+	"blocked for more than",
+	"soft lockup",
+	"hard LOCKUP",
+	"workqueue lockup",
+	"new suspected memory leak",
+	"unreferenced object",
+	"refcount_t:",
+	"ODEBUG:",
+	"list_add corruption",
+	"list_del corruption",
+	"unregister_netdevice: waiting for",
+	NULL,
+};
+
+#define CUT_HERE "------------[ cut here ]------------"
+#define CALL_TRACE "Call Trace:"
+
+/* After CUT_HERE, the lines that name the report. */
+static const char *const cut_titles[] = {
+	"WARNING: CPU: ", "kernel BUG at ", "UBSAN: ", NULL
+};
+
+static int starts_any(const char *s, const char *const *prefixes)
+{
+	for (; *prefixes; prefixes++)
+		if (starts(s, *prefixes))
+			return 1;
+	return 0;
+}
+
+/* WORD then digits: the end of the digits, or NULL. */
+static const char *skip_number(const char *s, const char *word)
+{
+	size_t n = strlen(word);
+
+	if (strncmp(s, word, n) || !isdigit((unsigned char)s[n]))
+		return NULL;
+	for (s += n; isdigit((unsigned char)*s); s++)
+		;
+	return s;
+}
+
+/* "CPU: n [UID: n ]PID: n ": the end of it, or NULL. */
+static const char *skip_ids(const char *s)
+{
+	const char *p = skip_number(s, "CPU: "), *q;
+
+	if (!p)
+		return NULL;
+	q = skip_number(p, " UID: ");
+	p = skip_number(q ? q : p, " PID: ");
+	if (!p)
+		return NULL;
+	return *p == ' ' ? p + 1 : p;
+}
+
+/* "+0xN/0xN": the end of it, or NULL. */
+static const char *skip_offset(const char *s)
+{
+	if (!starts(s, "+0x") || !isxdigit((unsigned char)s[3]))
+		return NULL;
+	for (s += 3; isxdigit((unsigned char)*s); s++)
+		;
+	if (!starts(s, "/0x") || !isxdigit((unsigned char)s[3]))
+		return NULL;
+	for (s += 3; isxdigit((unsigned char)*s); s++)
+		;
+	return s;
+}
+
+/* OUT[0..N) ends with the name of a source file. */
+static int ends_in_source(const char *out, size_t n)
+{
+	static const char *const ext[] = { ".c", ".h", ".S", ".rs", NULL };
+
+	for (const char *const *e = ext; *e; e++) {
+		size_t len = strlen(*e);
+
+		if (n > len && !strncmp(out + n - len, *e, len))
+			return 1;
+	}
+	return 0;
+}
+
+/* LINE is a "Call Trace:" header and nothing else. */
+static int is_trace(const char *line)
+{
+	line += strspn(line, " \t");
+	if (!starts(line, CALL_TRACE))
+		return 0;
+	line += strlen(CALL_TRACE);
+	return !line[strspn(line, " \t")];
+}
+
+static void normalize(const char *s, char *out, size_t size)
+{
+	size_t n = 0;
+	const char *p;
+
+	s += strspn(s, " \t");
+	while (*s && n + 1 < size) {
+		if ((p = skip_ids(s)) || (p = skip_offset(s))) {
+			s = p;
+		} else if (*s == ':' && isdigit((unsigned char)s[1]) &&
+			   ends_in_source(out, n)) {
+			for (s++; isdigit((unsigned char)*s); s++)
+				;
+		} else {
+			out[n++] = *s++;
+		}
+	}
+	while (n && out[n - 1] == ' ')
+		n--;
+	out[n] = '\0';
+}
+
+/* WANT, a normalized TITLE of expect-splat, names the report TITLE. */
+static int title_matches(const char *want, const char *title)
+{
+	size_t n;
+
+	if (!strcmp(want, title))
+		return 1;
+	if (!starts(title, "WARNING: at "))
+		return 0;
+	n = strlen("WARNING: at ");
+	n += strcspn(title + n, " ");
+	return strlen(want) == n && !strncmp(want, title, n);
+}
+
+/*
+ * The expected-splat window: one or more "expect-splat COUNT TITLE" lines
+ * open it, "end-expect" closes it.
+ */
+#define MAX_TITLES 8
+static struct {
+	int open, n;
+	int want[MAX_TITLES], seen[MAX_TITLES];
+	char title[MAX_TITLES][MAX_LINE];
+	char item[256];
+} expect;
+static int n_unexpected, n_unexpected_boot;
+
+/* The report whose lines the console is printing, if any. */
+static struct {
+	int open;
+	int untitled;		/* began at CUT_HERE, its title line to come */
+	int traced;		/* its Call Trace: came */
+	char message[MAX_LINE];	/* untitled: its first splat line */
+} report;
+
+/* A report began; LINE is its title line. */
+static void report_title(const char *line)
+{
+	char title[MAX_LINE];
+
+	normalize(line, title, sizeof(title));
+	for (int i = 0; expect.open && i < expect.n; i++) {
+		if (title_matches(expect.title[i], title)) {
+			expect.seen[i]++;
+			return;
+		}
+	}
+	/* The first few of each step: plans sharing a boot each get theirs. */
+	n_unexpected++;
+	if ((cur_item ? cur_item->unexpected++ : n_unexpected_boot++) >= MAX_SHOWN)
+		return;
+	if (expect.open)
+		problem(CLEAN, "%s: kernel splat: %s [title '%s', not one the window from %s expects]",
+			item_name(), line, title, expect.item);
+	else if (strcmp(line, title))
+		problem(CLEAN, "%s: kernel splat: %s [title '%s']", item_name(), line, title);
+	else
+		problem(CLEAN, "%s: kernel splat: %s", item_name(), line);
+}
+
+static void report_end(void)
+{
+	if (report.open && report.untitled)
+		report_title(report.message[0] ? report.message : CUT_HERE);
+	report.open = 0;
+}
+
+static void report_begin(const char *line, int untitled)
+{
+	report_end();
+	report.open = 1;
+	report.untitled = untitled;
+	report.traced = is_trace(line);
+	report.message[0] = '\0';
+	if (!untitled)
+		report_title(line);
+}
+
+static void scan_report(const char *line)
+{
+	int splat = contains_any(line, badness);
+
+	if (strstr(line, CUT_HERE)) {
+		report_begin(line, 1);
+	} else if (starts(line, "---[ end trace ")) {
+		report_end();
+	} else if (report.open && report.untitled) {
+		if (starts_any(line, cut_titles) || is_trace(line)) {
+			report.untitled = 0;
+			report.traced = is_trace(line);
+			report_title(starts_any(line, cut_titles) ? line :
+				     report.message[0] ? report.message : CUT_HERE);
+		} else if (splat && !report.message[0]) {
+			snprintf(report.message, sizeof(report.message), "%s", line);
+		}
+	} else if (report.open && !report.traced && is_trace(line)) {
+		report.traced = 1;
+	} else if (splat) {
+		report_begin(line, 0);
+	}
+}
+
+/* "expect-splat ARG": ARG is COUNT TITLE. */
+static void expect_splat(const char *arg)
+{
+	char title[MAX_LINE], *end;
+	long count = strtol(arg, &end, 10);
+	const char *t = end + strspn(end, " ");
+
+	if (!expect.open) {
+		expect.open = 1;
+		expect.n = 0;
+		snprintf(expect.item, sizeof(expect.item), "%s", item_name());
+	}
+	if (end == arg || *end != ' ' || count < 1 || count > 9999 || !*t) {
+		problem(CLEAN, "%s: 'expect-splat %s' is not 'expect-splat COUNT TITLE' (COUNT >= 1)",
+			item_name(), arg);
+		return;
+	}
+	normalize(t, title, sizeof(title));
+	if (!contains_any(title, badness)) {
+		problem(CLEAN, "%s: expect-splat '%s' names no report title (one such as 'WARNING: suspicious RCU usage')",
+			item_name(), title);
+		return;
+	}
+	for (int i = 0; i < expect.n; i++) {
+		if (!strcmp(expect.title[i], title)) {
+			problem(CLEAN, "%s: expect-splat '%s' twice in one window",
+				item_name(), title);
+			return;
+		}
+	}
+	if (expect.n == MAX_TITLES) {
+		problem(CLEAN, "%s: more than %d expect-splat titles in one window",
+			item_name(), MAX_TITLES);
+		return;
+	}
+	expect.want[expect.n] = count;
+	expect.seen[expect.n] = 0;
+	snprintf(expect.title[expect.n], sizeof(expect.title[0]), "%s", title);
+	expect.n++;
+}
+
+static void end_expect(void)
+{
+	if (!expect.open)
+		problem(CLEAN, "%s: end-expect without expect-splat", item_name());
+	for (int i = 0; expect.open && i < expect.n; i++) {
+		if (!expect.seen[i])
+			problem(CLEAN, "%s: expected splat '%s' did not appear (expected %d)",
+				expect.item, expect.title[i], expect.want[i]);
+		else if (expect.seen[i] != expect.want[i])
+			problem(CLEAN, "%s: expected splat '%s' %d time%s, it appeared %d time%s",
+				expect.item, expect.title[i], expect.want[i],
+				expect.want[i] == 1 ? "" : "s", expect.seen[i],
+				expect.seen[i] == 1 ? "" : "s");
+	}
+	expect.open = 0;
 }
 
 /* ---- KTAP ---------------------------------------------------------- */
@@ -288,6 +561,7 @@ static void ktap_result(int level, int ok, const char *rest)
 	if (st == FAIL)
 		doc.f[level].any_child_failed = 1;
 	doc.f[level].results++;
+	report_end();
 	if (level + 1 < MAX_DEPTH)
 		for (int l = level + 1; l < MAX_DEPTH; l++)
 			frame_reset(l);
@@ -386,6 +660,7 @@ static void marker(const char *m)
 	char name[128];
 	int status;
 
+	report_end();
 	if (starts(m, "begin ")) {
 		struct item *it;
 
@@ -410,52 +685,14 @@ static void marker(const char *m)
 		cur_item->t_end = t_now;
 		cur_item = NULL;
 	} else if (starts(m, "expect-splat ")) {
-		if (!expect.open) {
-			expect.open = 1;
-			expect.n = 0;
-			snprintf(expect.item, sizeof(expect.item), "%s", item_name());
-		}
-		if (expect.n == MAX_PATTERNS) {
-			problem(CLEAN, "more than %d expect-splat patterns", MAX_PATTERNS);
-			return;
-		}
-		expect.seen[expect.n] = 0;
-		snprintf(expect.pattern[expect.n], sizeof(expect.pattern[0]), "%s", m + 13);
-		expect.n++;
+		expect_splat(m + 13);
 	} else if (!strcmp(m, "end-expect")) {
-		if (!expect.open)
-			problem(CLEAN, "end-expect without expect-splat");
-		for (int i = 0; expect.open && i < expect.n; i++)
-			if (!expect.seen[i])
-				problem(CLEAN, "%s: expected splat '%s' did not appear",
-					expect.item, expect.pattern[i]);
-		expect.open = 0;
+		end_expect();
 	} else if (starts(m, "error: ")) {
 		problem(PLAN, "%s: guest reported: %s", item_name(), m + 7);
 	} else if (starts(m, "done")) {
 		end_marker = 1;
 	}
-}
-
-/* ---- badness ------------------------------------------------------- */
-
-static void scan_badness(const char *line)
-{
-	int matched = 0, any_seen = 0;
-
-	if (!contains_any(line, badness))
-		return;
-	for (int i = 0; expect.open && i < expect.n; i++) {
-		if (strstr(line, expect.pattern[i]))
-			expect.seen[i] = matched = 1;
-		any_seen |= expect.seen[i];
-	}
-	if (matched || (any_seen && contains_any(line, continuation)))
-		return;
-	/* The first few of each step: plans sharing a boot each get theirs. */
-	n_unexpected++;
-	if ((cur_item ? cur_item->unexpected++ : n_unexpected_boot++) < MAX_SHOWN)
-		problem(CLEAN, "%s: kernel splat: %s", item_name(), line);
 }
 
 /* ---- input --------------------------------------------------------- */
@@ -588,7 +825,7 @@ int main(int argc, char **argv)
 			marker(s + 8);
 			continue;
 		}
-		scan_badness(s);
+		scan_report(s);
 		ktap_line(s);
 	}
 	fclose(in);
@@ -596,12 +833,12 @@ int main(int argc, char **argv)
 	if (!end_marker)
 		problem(BOOT, "no end marker: the guest panicked, hung or the log is truncated");
 	doc_close(end_marker ? "the log ended first" : "the guest died");
+	report_end();
 	check_items();
 	if (expect.open)
-		problem(CLEAN, "%s: expected splat '%s' has no end-expect",
-			expect.item, expect.pattern[0]);
+		problem(CLEAN, "%s: expect-splat window has no end-expect", expect.item);
 	if (n_unexpected > MAX_SHOWN)
-		printf("FAIL: ... %d kernel splat lines in all\n", n_unexpected);
+		printf("FAIL: ... %d kernel splats in all\n", n_unexpected);
 
 	for (int c = 0; c < N_CHECKS; c++) {
 		row("harness", check_name[c], problems[c] ? FAIL : PASS, 0,
