@@ -16,6 +16,8 @@
  *    "kunit" step printed at least one result;
  *  - /init printed its end marker ("rcuvet: done"): a panic, a hang or a
  *    truncated log never pass, whatever QEMU's exit status was;
+ *  - /init counted no errors ("rcuvet: done errors=0") and the console
+ *    lost no lines ("** N printk messages dropped **");
  *  - the console holds no kernel report (WARNING, BUG, KASAN, lockdep,
  *    RCU stalls, hung tasks, kmemleak, refcount, ...) except inside an
  *    "rcuvet: expect-splat COUNT TITLE" ... "rcuvet: end-expect" window
@@ -198,6 +200,13 @@ static const char *const badness[] = {
 /* After CUT_HERE, the lines that name the report. */
 static const char *const cut_titles[] = {
 	"WARNING: CPU: ", "kernel BUG at ", "UBSAN: ", NULL
+};
+
+/* Console lines that say lines were lost: the log cannot be judged. */
+static const char *const lost_lines[] = {
+	"printk messages dropped",
+	"output lines suppressed due to ratelimiting",
+	NULL,
 };
 
 static int starts_any(const char *s, const char *const *prefixes)
@@ -692,6 +701,9 @@ static void marker(const char *m)
 		problem(PLAN, "%s: guest reported: %s", item_name(), m + 7);
 	} else if (starts(m, "done")) {
 		end_marker = 1;
+		if (sscanf(m, "done errors=%d", &status) == 1 && status)
+			problem(PLAN, "/init counted %d error%s (rcuvet: %s)", status,
+				status == 1 ? "" : "s", m);
 	}
 }
 
@@ -820,6 +832,9 @@ int main(int argc, char **argv)
 		const char *s;
 
 		line[strcspn(line, "\r\n")] = '\0';
+		if (contains_any(line, lost_lines))
+			problem(BOOT, "the console lost kernel messages, the log cannot be judged: %s",
+				line);
 		s = strip_time(line);
 		if (starts(s, "rcuvet: ")) {
 			marker(s + 8);
