@@ -196,7 +196,7 @@ static void rcu_dereference_under_bh_splats(struct kunit *test)
 	int *p;
 
 	rcuvet_covers(test, "rcu_dereference rcu_read_lock_bh");
-	rcuvet_expect_splat("suspicious RCU usage");
+	rcuvet_expect_splat(1, "WARNING: suspicious RCU usage");
 	rcu_read_lock_bh();
 	p = rcu_dereference(flavors_ptr);
 	rcu_read_unlock_bh();
@@ -209,7 +209,7 @@ static void rcu_dereference_bh_outside_splats(struct kunit *test)
 	int *p;
 
 	rcuvet_covers(test, "rcu_dereference_bh");
-	rcuvet_expect_splat("suspicious RCU usage");
+	rcuvet_expect_splat(1, "WARNING: suspicious RCU usage");
 	p = rcu_dereference_bh(flavors_ptr);
 	rcuvet_end_expect();
 	KUNIT_EXPECT_PTR_EQ(test, p, &flavors_target);
@@ -220,7 +220,7 @@ static void rcu_dereference_sched_outside_splats(struct kunit *test)
 	int *p;
 
 	rcuvet_covers(test, "rcu_dereference_sched");
-	rcuvet_expect_splat("suspicious RCU usage");
+	rcuvet_expect_splat(1, "WARNING: suspicious RCU usage");
 	p = rcu_dereference_sched(flavors_ptr);
 	rcuvet_end_expect();
 	KUNIT_EXPECT_PTR_EQ(test, p, &flavors_target);

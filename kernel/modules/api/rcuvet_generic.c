@@ -188,7 +188,7 @@ static void gen_dereference_protected_unlocked_splats(struct kunit *test)
 	struct gen_obj *o;
 
 	rcuvet_covers(test, "rcu_dereference_protected");
-	rcuvet_expect_splat("suspicious RCU usage");
+	rcuvet_expect_splat(1, "WARNING: suspicious RCU usage");
 	o = rcu_dereference_protected(gen_holder.p, lockdep_is_held(&gen_lock));
 	rcuvet_end_expect();
 	KUNIT_EXPECT_PTR_EQ(test, o, &gen_static);
@@ -213,7 +213,7 @@ static void gen_dereference_outside_splats(struct kunit *test)
 	struct gen_obj *o;
 
 	rcuvet_covers(test, "rcu_dereference");
-	rcuvet_expect_splat("suspicious RCU usage");
+	rcuvet_expect_splat(1, "WARNING: suspicious RCU usage");
 	o = rcu_dereference(gen_holder.p);
 	rcuvet_end_expect();
 	KUNIT_EXPECT_PTR_EQ(test, o, &gen_static);
@@ -245,8 +245,9 @@ static void gen_rcu_head_on_stack(struct kunit *test)
 
 /*
  * With DEBUG_OBJECTS_RCU_HEAD, passing an rcu_head that is still queued to
- * call_rcu() again is caught: debug objects reports it and RCU leaks the
- * callback instead of corrupting its lists.
+ * call_rcu() again is caught: debug objects reports it twice (the head is
+ * already active, and already queued: two WARNs in lib/debugobjects.c) and
+ * RCU leaks the callback instead of corrupting its lists.
  */
 static void gen_double_call_rcu_caught(struct kunit *test)
 {
@@ -261,8 +262,7 @@ static void gen_double_call_rcu_caught(struct kunit *test)
 	init_rcu_head(&cb->rh);
 	rcu_read_lock();
 	call_rcu(&cb->rh, gen_cb_fn);
-	rcuvet_expect_splat("ODEBUG: ");
-	rcuvet_expect_splat("lib/debugobjects.c");
+	rcuvet_expect_splat(2, "WARNING: at lib/debugobjects.c");
 	call_rcu(&cb->rh, gen_cb_fn);
 	rcuvet_end_expect();
 	rcu_read_unlock();
@@ -308,7 +308,7 @@ static void gen_lockdep_warn(struct kunit *test)
 	rcuvet_covers(test, "RCU_LOCKDEP_WARN");
 	/* A false condition is silent; a true one is reported. */
 	RCU_LOCKDEP_WARN(false, "rcuvet: must not be reported");
-	rcuvet_expect_splat("suspicious RCU usage");
+	rcuvet_expect_splat(1, "WARNING: suspicious RCU usage");
 	RCU_LOCKDEP_WARN(true, "rcuvet: deliberate RCU_LOCKDEP_WARN");
 	rcuvet_end_expect();
 }
@@ -331,7 +331,7 @@ static void gen_sleep_check(struct kunit *test)
 	rcu_sleep_check();
 	srcu_read_unlock(&gen_srcu, idx);
 
-	rcuvet_expect_splat("suspicious RCU usage");
+	rcuvet_expect_splat(1, "WARNING: suspicious RCU usage");
 	rcu_read_lock_bh();
 	rcu_sleep_check();
 	rcu_read_unlock_bh();
@@ -342,7 +342,7 @@ static void gen_sleep_check(struct kunit *test)
 		rcu_sleep_check();
 		rcu_read_unlock();
 	} else {
-		rcuvet_expect_splat("suspicious RCU usage");
+		rcuvet_expect_splat(1, "WARNING: suspicious RCU usage");
 		rcu_read_lock();
 		rcu_sleep_check();
 		rcu_read_unlock();

@@ -673,7 +673,7 @@ static void srcu_dereference_outside_reader_splats(struct kunit *test)
 	rcuvet_covers(test, "srcu_dereference");
 	KUNIT_ASSERT_TRUE_MSG(test, debug_lockdep_rcu_enabled(),
 			      "the check needs lockdep (PROVE_RCU) on");
-	rcuvet_expect_splat("suspicious RCU usage");
+	rcuvet_expect_splat(1, "WARNING: suspicious RCU usage");
 	p = srcu_dereference(srcu_gp, &rcuvet_srcu_a);
 	rcuvet_end_expect();
 	KUNIT_EXPECT_PTR_EQ(test, p, &srcu_target);
@@ -699,7 +699,7 @@ static void cleanup_srcu_struct_refuses_active_reader(struct kunit *test)
 		return;
 	}
 	srdr_start(test, &r, ssp, SRDR_LOCK, long_ms, true);
-	rcuvet_expect_splat("cleanup_srcu_struct");
+	rcuvet_expect_splat(1, "WARNING: at kernel/rcu/srcutree.c cleanup_srcu_struct");
 	cleanup_srcu_struct(ssp);
 	rcuvet_end_expect();
 	refused = ssp->srcu_sup;

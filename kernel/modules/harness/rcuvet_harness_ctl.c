@@ -48,11 +48,11 @@ static void harness_control(struct kunit *test)
 	} else if (!strcmp(mode, "splat")) {
 		ctl_bad_dereference();
 	} else if (!strcmp(mode, "expected")) {
-		rcuvet_expect_splat("suspicious RCU usage");
+		rcuvet_expect_splat(1, "WARNING: suspicious RCU usage");
 		ctl_bad_dereference();
 		rcuvet_end_expect();
 	} else if (!strcmp(mode, "missing")) {
-		rcuvet_expect_splat("suspicious RCU usage");
+		rcuvet_expect_splat(1, "WARNING: suspicious RCU usage");
 		rcuvet_end_expect();
 	} else {
 		KUNIT_EXPECT_STREQ(test, mode, "pass");

@@ -2,12 +2,17 @@
 /*
  * Helpers shared by rcuvet's test modules.
  *
- * Expected splats: the host's verdict fails a run on any kernel splat,
- * except one a test announced beforehand.  Wrap the code that must splat in
- * rcuvet_expect_splat("pattern") ... rcuvet_end_expect(): every splat line
- * in between must contain the pattern (or be the "Call Trace:" of such a
- * splat), and at least one must appear.  The markers bypass pr_fmt() so
- * that the host sees them verbatim.
+ * Expected splats: the host's verdict fails a run on any kernel report
+ * (WARN, lockdep, KASAN...), except those a test announced beforehand.
+ * Wrap the code that must splat in rcuvet_expect_splat(count, "title") ...
+ * rcuvet_end_expect(): in between, exactly COUNT reports must have that
+ * title and no other report may appear.  A title is the report's first
+ * line without CPU/PID, source line numbers and symbol offsets, e.g.
+ * "WARNING: suspicious RCU usage", "BUG: KASAN: slab-use-after-free in
+ * dev_map_enqueue_multi", "WARNING: at kernel/rcu/srcutree.c
+ * cleanup_srcu_struct" ("WARNING: at FILE" for any WARN in FILE); see
+ * scripts/verdict.c.  Several rcuvet_expect_splat() may open one window.
+ * The markers bypass pr_fmt() so that the host sees them verbatim.
  *
  * Coverage: rcuvet_covers(test, "member ...") names the API members the
  * running test case (or parameter) exercises; the verdict copies them into
@@ -34,8 +39,8 @@
 #include <linux/printk.h>
 #include <linux/sched.h>
 
-#define rcuvet_expect_splat(pattern) \
-	printk(KERN_INFO "rcuvet: expect-splat %s\n", pattern)
+#define rcuvet_expect_splat(count, title) \
+	printk(KERN_INFO "rcuvet: expect-splat %d %s\n", (int)(count), title)
 #define rcuvet_end_expect() printk(KERN_INFO "rcuvet: end-expect\n")
 
 #define rcuvet_covers(test, members) kunit_info(test, "covers: %s", members)
