@@ -12,7 +12,8 @@
  *   module NAME [PARAM=VALUE...]   load /lib/modules/NAME.ko
  *   kunit NAME [PARAM=VALUE...]    the same, for a KUnit test module
  *   program NAME [ARG...]          run /bin/NAME, its output to the log
- *   expect-splat PATTERN           the next steps may splat with PATTERN
+ *   expect-splat COUNT TITLE       the next steps must splat COUNT reports
+ *                                  titled TITLE, and nothing else,
  *   end-expect                     ... and must have done so by now
  *   kmemleak-clear                 forget leaks reported so far
  *   kmemleak-scan                  wait out kmemleak's minimum age, scan

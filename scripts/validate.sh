@@ -173,8 +173,8 @@ check_steps() {
 			[ -n "$rest" ] || die "$at: wait-log SECONDS names no text to wait for"
 			;;
 		expect-splat)
-			[[ $line =~ ^[[:space:]]*expect-splat\ +[^[:space:]] ]] ||
-				die "$at: expect-splat names no pattern"
+			[[ $line =~ ^[[:space:]]*expect-splat\ +[1-9][0-9]*\ +[^[:space:]] ]] ||
+				die "$at: not 'expect-splat COUNT TITLE' (COUNT >= 1, TITLE a report's title such as 'WARNING: suspicious RCU usage', see README)"
 			;;
 		kmemleak-clear | kmemleak-scan | end-expect) ;;
 		*) die "$at: unknown step '$kind'; steps: $STEPS; host-only lines (at the start of a line): $HOST_LINES" ;;
