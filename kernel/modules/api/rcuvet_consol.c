@@ -229,7 +229,7 @@ static bool wait_call_rcu_hurry(struct consol_reader *r)
 static bool wait_rcu_barrier(struct consol_reader *r)
 {
 	rcu_barrier();
-	return READ_ONCE(r->cb_ran) && READ_ONCE(r->left);
+	return READ_ONCE(r->cb_ran) && READ_ONCE(r->seen_by_cb);
 }
 
 /* The reader reads the object last thing: an early free is a KASAN report. */
