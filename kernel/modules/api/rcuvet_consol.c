@@ -8,11 +8,28 @@
  * primitives replace their _bh and _sched counterparts.  Each parameter of
  * waits_for_reader pairs an update primitive with a reader kind and is
  * named after both: "synchronize_rcu.local_bh_disable".  The reader,
- * pinned to RCUVET_READER_CPU, enters its kind of critical section,
- * announces that it is inside, holds for hold_ms, reads an object that the
- * updater may be freeing and publishes "left" as the last thing inside.  The updater, on RCUVET_UPDATER_CPU, starts the
- * primitive only after "inside" and reads "left" the instant the primitive
- * says the grace period is over: it must be set.  reps repetitions a pair.
+ * pinned to RCUVET_READER_CPU, enters its kind of critical section and
+ * announces that it is inside.  The updater, on RCUVET_UPDATER_CPU, then
+ * records t_start and starts the primitive; the reader stays inside until
+ * hold_ms after t_start, reads an object that the updater may be freeing,
+ * records t_left and publishes "left" as the last thing inside.  The
+ * updater reads "left" the instant the primitive says the grace period is
+ * over: it must be set.  reps repetitions a pair.
+ *
+ * No pair passes vacuously: a pass needs t_left - t_start >= hold_ms, the
+ * reader demonstrably inside for hold_ms while the primitive was in
+ * progress.  The reader waits for t_start instead of racing the updater,
+ * so only an updater that does not start within CONSOL_START_MS makes a
+ * try inconclusive; such a try is repeated, and a pair still inconclusive
+ * after CONSOL_TRIES tries fails.  A grace period that ended while the
+ * reader was inside fails at once, however slow the host.
+ *
+ * The rcu_barrier pairs have their callback queued by the reader, inside
+ * its section, on the reader's CPU: rcu_barrier() on the updater's CPU
+ * must wait for another CPU's callbacks (the call_rcu pairs wait for the
+ * local CPU's).  waits_for_preempted_reader has an rcu_read_lock() reader
+ * preempted, again and again, by a FIFO thread on its CPU: the grace
+ * period must wait for a reader that is off its CPU.
  *
  * Reader kinds and update primitives are two tables, as rcutorture's
  * rcu_torture_ops is for flavors: a new reader kind is one row of
@@ -29,11 +46,14 @@
 #include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/interrupt.h>
+#include <linux/ktime.h>
 #include <linux/kthread.h>
+#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
 #include <linux/rcupdate.h>
 #include <linux/rcupdate_wait.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 #include "rcuvet.h"
@@ -52,6 +72,12 @@ module_param(reps, uint, 0444);
 MODULE_PARM_DESC(reps, "Repetitions of each reader/updater pair");
 
 #define CONSOL_MAGIC 0x52435556455421UL
+/* How long a reader waits inside for the updater to record t_start. */
+#define CONSOL_START_MS 1000
+/* Tries of an inconclusive pair before it fails. */
+#define CONSOL_TRIES 3
+/* completed_cookie's reader: held until the updater is done, or this. */
+#define CONSOL_COOKIE_HOLD_MS 5000
 
 struct consol_obj {
 	unsigned long magic;
@@ -65,6 +91,11 @@ struct consol_reader {
 	struct completion done;		/* the reader kthread has finished */
 	bool gp_done;			/* the update primitive has returned */
 	bool left;			/* written last thing inside the section */
+	bool remote_cb;			/* queue r->rh on the reader's CPU */
+	u64 hold_ns;			/* stay inside this long after t_start */
+	u64 t_inside, t_start, t_left;	/* ktime_get_ns() */
+	struct task_struct *preemptor;	/* FIFO thread that preempts the reader */
+	unsigned int preemptions;	/* after t_start, inside the section */
 	bool seen_by_cb;		/* "left" as an update callback saw it */
 	bool cb_ran;
 	bool obj_bad;			/* the object was not intact */
@@ -79,28 +110,46 @@ static bool consol_mutant(void)
 }
 
 /*
- * Hold for hold_ms, or less once the update primitive has returned: that
- * grace period did not wait for this reader, whose pair has failed already,
- * so the time is better spent on the next pair.  A pair never passes or
- * fails because of it, and a larger hold_ms costs only the pairs that pass.
+ * Stay inside until hold_ns after the updater recorded t_start, or less
+ * once the update primitive has returned: that grace period did not wait
+ * for this reader, whose pair has failed already, so the time is better
+ * spent on the next pair.  An updater that never records t_start within
+ * CONSOL_START_MS leaves the try inconclusive (t_left - t_start is short).
  */
 static void consol_finish(struct consol_reader *r)
 {
-	unsigned int ms;
+	u64 start, now;
 
 	if (consol_mutant())
 		rcuvet_wait_for(&r->gp_done);
-	for (ms = 0; ms < hold_ms && !READ_ONCE(r->gp_done); ms++)
+	while (!READ_ONCE(r->gp_done)) {
+		/* Pairs with the updater's release of t_start. */
+		start = smp_load_acquire(&r->t_start);
+		now = ktime_get_ns();
+		if (start ? now - start >= r->hold_ns :
+			    now - r->t_inside >= CONSOL_START_MS * NSEC_PER_MSEC)
+			break;
+		/* A FIFO thread on this CPU: it runs at once, off our CPU. */
+		if (start && r->preemptor)
+			wake_up_process(r->preemptor);
 		mdelay(1);
+	}
 	if (READ_ONCE(r->obj->magic) != CONSOL_MAGIC)
 		WRITE_ONCE(r->obj_bad, true);
+	r->t_left = ktime_get_ns();
 	WRITE_ONCE(r->left, true);
 }
+
+static void consol_cb(struct rcu_head *rh);
 
 static void consol_body(struct rcuvet_section *sec)
 {
 	struct consol_reader *r = container_of(sec, struct consol_reader, sec);
 
+	/* A callback on this CPU that needs a grace period after "inside". */
+	if (r->remote_cb)
+		call_rcu(&r->rh, consol_cb);
+	r->t_inside = ktime_get_ns();
 	complete(&r->inside);
 	if (!consol_mutant())
 		consol_finish(r);
@@ -171,12 +220,16 @@ static bool wait_call_rcu_hurry(struct consol_reader *r)
 	return READ_ONCE(r->seen_by_cb);
 }
 
-/* rcu_barrier() returns after the callback, so after the reader. */
+/*
+ * rcu_barrier() returns after the callback that the reader queued on its
+ * own CPU, inside its section, so after the reader.  waits_for_reader
+ * drains the updater's CPU first: an rcu_barrier() that waited only for
+ * the local CPU's callbacks returns while the reader is inside.
+ */
 static bool wait_rcu_barrier(struct consol_reader *r)
 {
-	call_rcu(&r->rh, consol_cb);
 	rcu_barrier();
-	return READ_ONCE(r->cb_ran) && READ_ONCE(r->left);
+	return READ_ONCE(r->cb_ran) && READ_ONCE(r->seen_by_cb);
 }
 
 /* The reader reads the object last thing: an early free is a KASAN report. */
@@ -289,6 +342,7 @@ struct consol_updater {
 	const char *covers;
 	bool (*wait)(struct consol_reader *r);
 	bool frees_obj;		/* the primitive frees r->obj */
+	bool remote_cb;		/* the reader queues r->rh on its CPU */
 };
 
 #define UPDATER(fn, covers, ...) { #fn, covers, wait_##fn, __VA_ARGS__ }
@@ -302,7 +356,7 @@ static const struct consol_updater consol_updaters[] = {
 	UPDATER(synchronize_rcu_mult, "synchronize_rcu_mult call_rcu_hurry"),
 	UPDATER(call_rcu, "call_rcu"),
 	UPDATER(call_rcu_hurry, "call_rcu_hurry"),
-	UPDATER(rcu_barrier, "rcu_barrier call_rcu"),
+	UPDATER(rcu_barrier, "rcu_barrier call_rcu", false, true),
 	UPDATER(kfree_rcu, "kfree_rcu kvfree_rcu_barrier", true),
 	UPDATER(kfree_rcu_mightsleep, "kfree_rcu_mightsleep kvfree_rcu_barrier",
 		true),
@@ -347,79 +401,264 @@ static const void *consol_pair_gen(const void *prev, char *desc)
 	return p;
 }
 
+enum consol_verdict { CONSOL_PASS, CONSOL_EARLY, CONSOL_INCONCLUSIVE };
+
+/*
+ * The reader's callback is on its CPU's list until it has run, even after
+ * an rcu_barrier() that failed to wait for it: r is not reused or freed
+ * before that.
+ */
+static void consol_settle(struct consol_reader *r)
+{
+	while (r->remote_cb && !READ_ONCE(r->cb_ran))
+		schedule_timeout_uninterruptible(1);
+}
+
+/*
+ * One try of a pair: the reader runs @kind on RCUVET_READER_CPU, preempted
+ * by @preemptor if there is one, while the updater runs @u.
+ */
+static enum consol_verdict consol_try(struct kunit *test, struct consol_reader *r,
+				      const struct consol_updater *u,
+				      const struct rcuvet_reader_kind *kind,
+				      struct task_struct *preemptor)
+{
+	struct task_struct *t;
+	bool ok;
+
+	consol_settle(r);
+	memset(r, 0, sizeof(*r));
+	r->kind = kind;
+	r->sec.body = consol_body;
+	r->remote_cb = u->remote_cb;
+	r->preemptor = preemptor;
+	r->hold_ns = (u64)hold_ms * NSEC_PER_MSEC;
+	init_completion(&r->inside);
+	init_completion(&r->done);
+	r->obj = kmalloc(sizeof(*r->obj), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r->obj);
+	r->obj->magic = CONSOL_MAGIC;
+	/* No callback of ours left on this CPU for rcu_barrier() to wait on. */
+	if (u->remote_cb)
+		rcu_barrier();
+
+	t = kthread_run_on_cpu(consol_reader_fn, r, RCUVET_READER_CPU,
+			       "rcuvet_consol/%u");
+	if (IS_ERR(t))
+		kfree(r->obj);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(t), "cannot start the reader");
+	wait_for_completion(&r->inside);
+	/* t_start before the primitive: pairs with consol_finish()'s acquire. */
+	smp_store_release(&r->t_start, ktime_get_ns());
+	ok = u->wait(r);
+	rcuvet_signal(&r->gp_done);
+	wait_for_completion(&r->done);
+	if (!u->frees_obj)
+		kfree(r->obj);
+	if (!ok)
+		return CONSOL_EARLY;
+	if (r->t_left - r->t_start < r->hold_ns ||
+	    (preemptor && !r->preemptions)) {
+		kunit_info(test, "inconclusive: inside %llu us after the start, %u preemptions",
+			   div_u64(r->t_left - r->t_start, NSEC_PER_USEC), r->preemptions);
+		return CONSOL_INCONCLUSIVE;
+	}
+	return CONSOL_PASS;
+}
+
+static struct consol_reader *consol_alloc(struct kunit *test)
+{
+	struct consol_reader *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	return r;
+}
+
+static void consol_pair(struct kunit *test, struct consol_reader *r,
+			const struct consol_updater *u,
+			const struct rcuvet_reader_kind *kind,
+			struct task_struct *preemptor)
+{
+	unsigned int i, try, early = 0, unproven = 0, bad = 0;
+	enum consol_verdict v = CONSOL_INCONCLUSIVE;
+
+	rcuvet_pin_updater(test);
+
+	for (i = 0; i < reps; i++) {
+		for (try = 0; try < CONSOL_TRIES; try++) {
+			v = consol_try(test, r, u, kind, preemptor);
+			bad += r->obj_bad;
+			if (v != CONSOL_INCONCLUSIVE)
+				break;
+		}
+		early += v == CONSOL_EARLY;
+		unproven += v == CONSOL_INCONCLUSIVE;
+	}
+	consol_settle(r);
+	KUNIT_EXPECT_EQ_MSG(test, early, 0,
+			    "%u of %u grace periods ended while the %s reader was inside",
+			    early, reps, kind->name);
+	KUNIT_EXPECT_EQ_MSG(test, unproven, 0,
+			    "%u of %u pairs never showed the reader inside for %u ms of the primitive in %u tries",
+			    unproven, reps, hold_ms, CONSOL_TRIES);
+	KUNIT_EXPECT_EQ_MSG(test, bad, 0, "the reader's object was not intact");
+}
+
 static void waits_for_reader(struct kunit *test)
 {
 	unsigned int pair = *(const unsigned int *)test->param_value;
 	const struct consol_updater *u = &consol_updaters[pair / N_READERS];
 	const struct rcuvet_reader_kind *kind = &rcuvet_reader_kinds[pair % N_READERS];
-	struct consol_reader *r;
-	struct task_struct *t;
-	unsigned int i, early = 0, bad = 0;
 	char covers[160];
 
 	snprintf(covers, sizeof(covers), "%s %s", u->covers, kind->covers);
 	rcuvet_covers(test, covers);
-	rcuvet_pin_updater(test);
-	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, r);
-
-	for (i = 0; i < reps; i++) {
-		memset(r, 0, sizeof(*r));
-		r->kind = kind;
-		r->sec.body = consol_body;
-		init_completion(&r->inside);
-		init_completion(&r->done);
-		r->obj = kmalloc(sizeof(*r->obj), GFP_KERNEL);
-		KUNIT_ASSERT_NOT_NULL(test, r->obj);
-		r->obj->magic = CONSOL_MAGIC;
-
-		t = kthread_run_on_cpu(consol_reader_fn, r, RCUVET_READER_CPU,
-				       "rcuvet_consol/%u");
-		if (IS_ERR(t))
-			kfree(r->obj);
-		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(t), "cannot start the reader");
-		wait_for_completion(&r->inside);
-		early += !u->wait(r);
-		rcuvet_signal(&r->gp_done);
-		wait_for_completion(&r->done);
-		bad += r->obj_bad;
-		if (!u->frees_obj)
-			kfree(r->obj);
-	}
-	KUNIT_EXPECT_EQ_MSG(test, early, 0,
-			    "%u of %u grace periods ended while the %s reader was inside",
-			    early, reps, kind->name);
-	KUNIT_EXPECT_EQ_MSG(test, bad, 0, "the reader's object was not intact");
+	consol_pair(test, consol_alloc(test), u, kind, NULL);
 }
 
 /*
- * A completed cookie needs no grace period: polling it succeeds at once and
- * a conditional wait on it returns without waiting, even while a reader of
- * every kind is inside (the reader would otherwise hold it hold_ms).
+ * The preempted reader: PREEMPT_RCU queues a task preempted inside
+ * rcu_read_lock() on its rcu_node's blocked list, and the normal and the
+ * expedited grace period wait for that list, not only for the CPU, which
+ * reports its quiescent state at the context switch.
  */
-static void completed_cookie(struct kunit *test)
+static const struct consol_updater consol_preempt_updaters[] = {
+	UPDATER(synchronize_rcu, "synchronize_rcu"),
+	UPDATER(synchronize_rcu_expedited, "synchronize_rcu_expedited"),
+};
+
+static void consol_updater_desc(const struct consol_updater *u, char *desc)
+{
+	strscpy(desc, u->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(consol_preempt, consol_preempt_updaters, consol_updater_desc);
+
+static int consol_preemptor_fn(void *arg)
+{
+	struct consol_reader *r = arg;
+
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop())
+			break;
+		schedule();
+		/* Woken by the reader, inside its section, after t_start. */
+		if (!kthread_should_stop())
+			WRITE_ONCE(r->preemptions, r->preemptions + 1);
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+static void consol_stop_preemptor(void *p)
+{
+	kthread_stop(p);
+}
+
+static void waits_for_preempted_reader(struct kunit *test)
+{
+	const struct consol_updater *u = test->param_value;
+	const struct rcuvet_reader_kind *kind = &rcuvet_reader_kinds[0];
+	struct consol_reader *r;
+	struct task_struct *p;
+
+	if (!IS_ENABLED(CONFIG_PREEMPT_RCU))
+		kunit_skip(test, "rcu_read_lock() readers are preemptible only with PREEMPT_RCU");
+	KUNIT_ASSERT_STREQ(test, kind->name, "rcu_read_lock");
+	rcuvet_covers(test, u->covers);
+	rcuvet_covers(test, kind->covers);
+	r = consol_alloc(test);
+	p = kthread_create_on_cpu(consol_preemptor_fn, r, RCUVET_READER_CPU,
+				  "rcuvet_preempt/%u");
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(p), "cannot start the preemptor");
+	sched_set_fifo(p);
+	wake_up_process(p);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, consol_stop_preemptor, p), 0);
+	consol_pair(test, r, u, kind, p);
+}
+
+/*
+ * A completed cookie needs no grace period: polling it succeeds at once,
+ * and a conditional wait on it returns without waiting, even while a
+ * reader on the other CPU is inside.  That reader stays until the updater
+ * is done (CONSOL_COOKIE_HOLD_MS at most): a conditional wait that waited
+ * for a grace period returns only after it left.  Fresh cookies differ
+ * from completed ones, and from each other across a grace period.
+ */
+static bool wait_completed_cookie(struct consol_reader *r)
 {
 	struct rcu_gp_oldstate rgos;
+
+	get_completed_synchronize_rcu_full(&rgos);
+	cond_synchronize_rcu(get_completed_synchronize_rcu());
+	cond_synchronize_rcu_full(&rgos);
+	cond_synchronize_rcu_expedited(get_completed_synchronize_rcu());
+	cond_synchronize_rcu_expedited_full(&rgos);
+	return !READ_ONCE(r->left);
+}
+
+static void completed_cookie(struct kunit *test)
+{
+	const struct rcuvet_reader_kind *kind = &rcuvet_reader_kinds[0];
+	struct consol_reader *r = consol_alloc(test);
 	unsigned long cookie = get_completed_synchronize_rcu();
+	unsigned long fresh, later;
+	struct rcu_gp_oldstate rgos, frgos;
+	struct task_struct *t;
+	bool inside;
 
 	rcuvet_covers(test, "get_completed_synchronize_rcu get_completed_synchronize_rcu_full");
 	rcuvet_covers(test, "poll_state_synchronize_rcu_full same_state_synchronize_rcu");
+	rcuvet_covers(test, "cond_synchronize_rcu cond_synchronize_rcu_full");
+	rcuvet_covers(test, "cond_synchronize_rcu_expedited cond_synchronize_rcu_expedited_full");
+	rcuvet_pin_updater(test);
 	get_completed_synchronize_rcu_full(&rgos);
 	KUNIT_EXPECT_TRUE(test, poll_state_synchronize_rcu(cookie));
 	KUNIT_EXPECT_TRUE(test, poll_state_synchronize_rcu_full(&rgos));
 	KUNIT_EXPECT_TRUE(test,
 			  same_state_synchronize_rcu(cookie, get_completed_synchronize_rcu()));
-	/* A fresh cookie, taken inside a reader, is not yet complete. */
-	rcu_read_lock();
-	cookie = get_state_synchronize_rcu();
-	KUNIT_EXPECT_FALSE(test, poll_state_synchronize_rcu(cookie));
-	rcu_read_unlock();
+
+	r->kind = kind;
+	r->sec.body = consol_body;
+	r->hold_ns = (u64)CONSOL_COOKIE_HOLD_MS * NSEC_PER_MSEC;
+	init_completion(&r->inside);
+	init_completion(&r->done);
+	r->obj = kmalloc(sizeof(*r->obj), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r->obj);
+	r->obj->magic = CONSOL_MAGIC;
+	t = kthread_run_on_cpu(consol_reader_fn, r, RCUVET_READER_CPU,
+			       "rcuvet_consol/%u");
+	if (IS_ERR(t))
+		kfree(r->obj);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(t), "cannot start the reader");
+	wait_for_completion(&r->inside);
+	/* Fresh cookies, taken while a reader is inside, are not complete. */
+	fresh = get_state_synchronize_rcu();
+	get_state_synchronize_rcu_full(&frgos);
+	/* Pairs with consol_finish()'s acquire: the hold starts now. */
+	smp_store_release(&r->t_start, ktime_get_ns());
+	inside = wait_completed_cookie(r);
+	KUNIT_EXPECT_FALSE(test, poll_state_synchronize_rcu(fresh));
+	KUNIT_EXPECT_FALSE(test, poll_state_synchronize_rcu_full(&frgos));
+	rcuvet_signal(&r->gp_done);
+	wait_for_completion(&r->done);
+	kfree(r->obj);
+	KUNIT_EXPECT_TRUE_MSG(test, inside,
+			      "a conditional wait on a completed cookie waited for the reader");
+
 	synchronize_rcu();
-	KUNIT_EXPECT_TRUE(test, poll_state_synchronize_rcu(cookie));
+	KUNIT_EXPECT_TRUE(test, poll_state_synchronize_rcu(fresh));
+	KUNIT_EXPECT_TRUE(test, poll_state_synchronize_rcu_full(&frgos));
+	later = get_state_synchronize_rcu();
+	KUNIT_EXPECT_FALSE(test, same_state_synchronize_rcu(fresh, later));
+	KUNIT_EXPECT_FALSE(test, same_state_synchronize_rcu(later, cookie));
 }
 
 static struct kunit_case consol_cases[] = {
 	KUNIT_CASE_PARAM_ATTR(waits_for_reader, consol_pair_gen,
+			      { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE_PARAM_ATTR(waits_for_preempted_reader, consol_preempt_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE(completed_cookie),
 	{}

@@ -23,6 +23,7 @@
 #include <linux/completion.h>
 #include <linux/hrtimer.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/timer.h>
 #include "rcuvet.h"
@@ -156,8 +157,12 @@ static void lockdep_predicates(struct kunit *test)
 
 	rcuvet_covers(test,
 		      "rcu_read_lock_held rcu_read_lock_bh_held rcu_read_lock_sched_held");
-	rcuvet_covers(test,
-		      "rcu_read_lock_any_held rcu_dereference_bh rcu_dereference_sched");
+	rcuvet_covers(test, "rcu_read_lock_any_held");
+	/* Called only where legal; the *_outside_splats cases do the rest. */
+	if (c->bh_held)
+		rcuvet_covers(test, "rcu_dereference_bh");
+	if (c->sched_held)
+		rcuvet_covers(test, "rcu_dereference_sched");
 	init_completion(&s.handler_done);
 	c->run(&s);
 	KUNIT_EXPECT_EQ_MSG(test, s.held, c->held, "rcu_read_lock_held()");
@@ -208,7 +213,8 @@ static void rcu_dereference_bh_outside_splats(struct kunit *test)
 {
 	int *p;
 
-	rcuvet_covers(test, "rcu_dereference_bh");
+	/* rcu_dereference_bh(p) is rcu_dereference_bh_check(p, 0). */
+	rcuvet_covers(test, "rcu_dereference_bh rcu_dereference_bh_check");
 	rcuvet_expect_splat(1, "WARNING: suspicious RCU usage");
 	p = rcu_dereference_bh(flavors_ptr);
 	rcuvet_end_expect();
@@ -219,24 +225,49 @@ static void rcu_dereference_sched_outside_splats(struct kunit *test)
 {
 	int *p;
 
-	rcuvet_covers(test, "rcu_dereference_sched");
+	/* rcu_dereference_sched(p) is rcu_dereference_sched_check(p, 0). */
+	rcuvet_covers(test, "rcu_dereference_sched rcu_dereference_sched_check");
 	rcuvet_expect_splat(1, "WARNING: suspicious RCU usage");
 	p = rcu_dereference_sched(flavors_ptr);
 	rcuvet_end_expect();
 	KUNIT_EXPECT_PTR_EQ(test, p, &flavors_target);
 }
 
-/* rcu_dereference_bh_check() and _sched_check() take an extra condition. */
+static DEFINE_MUTEX(flavors_lock);
+
+/*
+ * rcu_dereference_bh_check() and _sched_check() are legal where their
+ * flavor is held or where their extra condition is true: each alone must
+ * be enough, silently.  With neither they complain: that is what
+ * rcu_dereference_bh_outside_splats and _sched_outside_splats check (the
+ * plain forms pass a false condition).
+ */
 static void dereference_check_conditions(struct kunit *test)
 {
 	int *p;
 
 	rcuvet_covers(test,
 		      "rcu_dereference_bh_check rcu_dereference_sched_check rcu_dereference_check");
-	p = rcu_dereference_bh_check(flavors_ptr, true);
+	mutex_lock(&flavors_lock);
+	p = rcu_dereference_bh_check(flavors_ptr, lockdep_is_held(&flavors_lock));
 	KUNIT_EXPECT_PTR_EQ(test, p, &flavors_target);
-	p = rcu_dereference_sched_check(flavors_ptr, true);
+	p = rcu_dereference_sched_check(flavors_ptr, lockdep_is_held(&flavors_lock));
 	KUNIT_EXPECT_PTR_EQ(test, p, &flavors_target);
+	mutex_unlock(&flavors_lock);
+
+	local_bh_disable();
+	p = rcu_dereference_bh_check(flavors_ptr, false);
+	local_bh_enable();
+	KUNIT_EXPECT_PTR_EQ(test, p, &flavors_target);
+	local_irq_disable();
+	p = rcu_dereference_bh_check(flavors_ptr, false);
+	local_irq_enable();
+	KUNIT_EXPECT_PTR_EQ(test, p, &flavors_target);
+	preempt_disable();
+	p = rcu_dereference_sched_check(flavors_ptr, false);
+	preempt_enable();
+	KUNIT_EXPECT_PTR_EQ(test, p, &flavors_target);
+
 	local_bh_disable();
 	p = rcu_dereference_check(flavors_ptr, rcu_read_lock_bh_held());
 	local_bh_enable();

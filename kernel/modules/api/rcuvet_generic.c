@@ -17,6 +17,7 @@
 #include <kunit/test.h>
 #include <linux/cleanup.h>
 #include <linux/completion.h>
+#include <linux/context_tracking.h>
 #include <linux/delay.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
@@ -73,6 +74,11 @@ static void gen_init_pointer(struct kunit *test)
  * rcu_assign_pointer() and frees the old ones after a grace period.  The
  * reader must never see an object whose fields are not both set, nor a
  * generation that goes backwards.
+ *
+ * On x86-64 (TSO) stores are not reordered with older stores, so an
+ * rcu_assign_pointer() that were a plain WRITE_ONCE() would pass too: the
+ * case does not claim rcu_assign_pointer() (docs/api-members.tsv says
+ * why), only the read side and rcu_replace_pointer()'s return value.
  */
 struct gen_reader {
 	struct completion done;
@@ -112,7 +118,7 @@ static void gen_assign_pointer(struct kunit *test)
 	struct gen_obj *o, *old;
 
 	rcuvet_covers(test,
-		      "rcu_assign_pointer rcu_dereference rcu_replace_pointer rcu_dereference_protected");
+		      "rcu_dereference rcu_replace_pointer rcu_dereference_protected");
 	rcuvet_pin_updater(test);
 	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, r);
@@ -291,16 +297,28 @@ static void gen_head_after_call_rcu(struct kunit *test)
 	kfree(cb);
 }
 
+/*
+ * RCU watches a task, with interrupts on or off, and stops watching a CPU
+ * that entered the idle extended quiescent state, as cpuidle drivers make
+ * it do with ct_idle_enter(): nothing between that and ct_idle_exit() may
+ * use RCU, and rcu_is_watching() (noinstr) is what may tell.
+ */
 static void gen_rcu_is_watching(struct kunit *test)
 {
-	bool in_irq_off;
+	bool in_irq_off, in_idle, after_idle;
 
 	rcuvet_covers(test, "rcu_is_watching");
 	KUNIT_EXPECT_TRUE(test, rcu_is_watching());
 	local_irq_disable();
 	in_irq_off = rcu_is_watching();
+	ct_idle_enter();
+	in_idle = rcu_is_watching();
+	ct_idle_exit();
+	after_idle = rcu_is_watching();
 	local_irq_enable();
 	KUNIT_EXPECT_TRUE(test, in_irq_off);
+	KUNIT_EXPECT_FALSE_MSG(test, in_idle, "RCU watches a CPU in its idle EQS");
+	KUNIT_EXPECT_TRUE(test, after_idle);
 }
 
 static void gen_lockdep_warn(struct kunit *test)
