@@ -44,6 +44,15 @@
 
 #define RCUVET_GPW_TRIES	3
 
+/*
+ * The Tasks flavors' sequence numbers and grace-period kthread: exported
+ * by kernel/rcu/tasks.h, declared only in kernel/rcu/rcu.h.
+ */
+struct task_struct *get_rcu_tasks_gp_kthread(void);
+void rcu_tasks_get_gp_data(int *flags, unsigned long *gp_seq);
+void rcu_tasks_rude_get_gp_data(int *flags, unsigned long *gp_seq);
+void rcu_tasks_trace_get_gp_data(int *flags, unsigned long *gp_seq);
+
 static inline unsigned long rcuvet_seq_snap(unsigned long s)
 {
 	return (s + 2 * RCUVET_SEQ_STATE_MASK + 1) & ~RCUVET_SEQ_STATE_MASK;
@@ -63,7 +72,11 @@ static inline bool rcuvet_seq_done(unsigned long cur, unsigned long snap)
 struct rcuvet_gpw {
 	unsigned long (*seq)(void *arg);	/* the flavor's gp sequence */
 	void *arg;
-	/* May the reader leave once the margin passed?  (optional) */
+	/*
+	 * Optional: more evidence the flavor needs before the reader may
+	 * leave, asked at each look once the grace period was seen; it sets
+	 * ->why (and the pair fails) if what it sees is a kernel bug.
+	 */
 	bool (*extra)(struct rcuvet_gpw *w);
 	unsigned int margin_ms, max_ms;
 	unsigned long snap;
@@ -120,11 +133,9 @@ static inline bool rcuvet_gpw_may_leave(struct rcuvet_gpw *w, bool released)
 	}
 	if (!w->seen_ns && rcuvet_seq_started(cur, w->snap))
 		w->seen_ns = ktime_get_ns();
-	if (w->seen_ns &&
-	    ktime_get_ns() - w->seen_ns >= (u64)w->margin_ms * NSEC_PER_MSEC &&
-	    (!w->extra || w->extra(w))) {
-		if (w->why)
-			return false;	/* ->extra() objected: stay inside */
+	/* ->extra() looks at every look once the grace period is seen. */
+	if (w->seen_ns && (!w->extra || w->extra(w)) &&
+	    ktime_get_ns() - w->seen_ns >= (u64)w->margin_ms * NSEC_PER_MSEC) {
 		/* The last look from inside. */
 		cur = w->seq(w->arg);
 		if (rcuvet_seq_done(cur, w->snap)) {
