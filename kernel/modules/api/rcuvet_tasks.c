@@ -72,6 +72,7 @@
 #include <linux/rcupdate.h>
 #include <linux/rcupdate_trace.h>
 #include <linux/sched.h>
+#include <linux/sched/task.h>
 #include <linux/string.h>
 
 #include "rcuvet.h"
@@ -556,12 +557,12 @@ KUNIT_ARRAY_PARAM(barrier_cpu, barrier_cpus, barrier_cpu_desc);
 
 /*
  * One callback queued from each CPU while a reader of @kind is inside,
- * then @barrier on the CPU the parameter names: both callbacks must have
+ * then @barrier_fn on the CPU the parameter names: both callbacks must have
  * run, each after the reader left.
  */
 static void tr_callbacks(struct kunit *test, enum tr_kind kind,
 			 void (*call)(struct rcu_head *rh, rcu_callback_t fn),
-			 void (*barrier)(void), const char *what)
+			 void (*barrier_fn)(void), const char *what)
 {
 	int bcpu = *(const int *)test->param_value;
 	enum rcuvet_gpw_verdict v;
@@ -580,11 +581,11 @@ static void tr_callbacks(struct kunit *test, enum tr_kind kind,
 			call(&cb[1].rh, tr_cb);
 			tr_move_to(test, bcpu);
 			if (the_mutant != M_NO_BARRIER)
-				barrier();
+				barrier_fn();
 			ran = READ_ONCE(cb[0].ran) && READ_ONCE(cb[1].ran);
 			tr_move_to(test, RCUVET_UPDATER_CPU);
 			tr_finish(&r);
-			barrier();	/* cb[] dies with this frame */
+			barrier_fn();	/* cb[] dies with this frame */
 			destroy_rcu_head_on_stack(&cb[0].rh);
 			destroy_rcu_head_on_stack(&cb[1].rh);
 			KUNIT_EXPECT_TRUE_MSG(test, ran,
