@@ -6,9 +6,23 @@
  * grace period of one srcu_struct waits only for the readers of that
  * srcu_struct.  The waits-for-reader cases follow rcuvet_smoke: a reader
  * kthread on RCUVET_READER_CPU enters its section, says "inside", sleeps
- * (msleep) for hold_ms and publishes "left" as the last thing inside its
- * section; the test, on RCUVET_UPDATER_CPU, waits for "inside", runs the
- * update-side primitive and checks "left" the instant it returns.
+ * and publishes "left" as the last thing inside its section; the test, on
+ * RCUVET_UPDATER_CPU, waits for "inside", runs the update-side primitive
+ * and checks "left" the instant it returns.  The reader does not sleep for
+ * a fixed time: it stays inside until it has seen, in ->srcu_gp_seq, a
+ * grace period that began after it entered in progress, and hold_ms more
+ * (rcuvet_gpw.h); a pair without that evidence is retried, then fails.
+ *
+ * Barriers: call_srcu_runs_after_reader queues callbacks from both CPUs
+ * and runs srcu_barrier() on each of them in turn (its parameter), so that
+ * a barrier that waits only for the callbacks of its own CPU's srcu_data
+ * (or, for an srcu_struct still SRCU_SIZE_SMALL, of the boot CPU's) fails.
+ *
+ * long_ms bounds waits that a correct kernel ends much sooner (a cookie
+ * that should complete, a reader that never sees its grace period).  It
+ * is a minute: only a broken kernel reaches it, and a slow TCG host,
+ * which stretches a grace period to a few hundred milliseconds at most,
+ * must never; readers that only wait for the updater have no bound.
  *
  * Members the 2019 article names that 6.12 no longer has:
  * cleanup_srcu_struct_quiesced() was removed in v5.1 (there is nothing to
@@ -43,6 +57,7 @@
 #include <linux/slab.h>
 #include <linux/srcu.h>
 #include "rcuvet.h"
+#include "rcuvet_gpw.h"
 
 static char *mutant = "";
 module_param(mutant, charp, 0444);
@@ -50,9 +65,10 @@ MODULE_PARM_DESC(mutant, "Negative control: wrong_struct, early_exit, bad_cond, 
 
 static unsigned int hold_ms = 200;
 module_param(hold_ms, uint, 0444);
-MODULE_PARM_DESC(hold_ms, "How long a reader sleeps inside its critical section");
+MODULE_PARM_DESC(hold_ms,
+		 "How long a reader stays inside once it saw the grace period in progress");
 
-static unsigned int long_ms = 5000;
+static unsigned int long_ms = 60000;
 module_param(long_ms, uint, 0444);
 MODULE_PARM_DESC(long_ms, "Upper bound on waits that should end much sooner");
 
@@ -106,9 +122,9 @@ enum srdr_kind { SRDR_LOCK, SRDR_NOTRACE, SRDR_NMISAFE };
 struct srdr {
 	struct srcu_struct *ssp;
 	enum srdr_kind kind;
-	unsigned int hold;	/* ms */
-	bool until_release;	/* hold until ->release, at most ->hold */
+	bool until_release;	/* hold until ->release, however long */
 	struct completion inside, release, done;
+	struct rcuvet_gpw w;	/* of the srcu_struct the updater uses */
 	int idx;
 	bool held;
 	int seen;
@@ -156,28 +172,35 @@ static int srdr_fn(void *arg)
 	complete(&r->inside);
 	if (is_mutant("early_exit"))
 		srdr_unlock(r, idx);
-	if (r->until_release)
-		wait_for_completion_timeout(&r->release, msecs_to_jiffies(r->hold));
-	else if (is_mutant("early_exit") || is_mutant("wrong_struct"))
+	if (r->until_release || is_mutant("early_exit") || is_mutant("wrong_struct"))
 		wait_for_completion(&r->release);	/* the updater has looked */
 	else
-		msleep(r->hold);
+		while (!rcuvet_gpw_may_leave(&r->w, completion_done(&r->release)))
+			usleep_range(1000, 2000);
 	WRITE_ONCE(r->left, true);
 	if (!is_mutant("early_exit"))
 		srdr_unlock(r, idx);
 	kthread_complete_and_exit(&r->done, 0);
 }
 
-/* Start a reader of @ssp on the reader CPU and wait until it is inside. */
+static unsigned long srcu_seq(void *ssp)
+{
+	return READ_ONCE(((struct srcu_struct *)ssp)->srcu_sup->srcu_gp_seq);
+}
+
+/*
+ * Start a reader of @ssp on the reader CPU, wait until it is inside and
+ * arm its witness: the caller runs the primitive next.
+ */
 static void srdr_start(struct kunit *test, struct srdr *r, struct srcu_struct *ssp,
-		       enum srdr_kind kind, unsigned int hold, bool until_release)
+		       enum srdr_kind kind, bool until_release)
 {
 	struct task_struct *t;
 
 	r->ssp = ssp;
 	r->kind = kind;
-	r->hold = hold;
 	r->until_release = until_release;
+	rcuvet_gpw_init(&r->w, srcu_seq, upd(ssp), hold_ms, long_ms);
 	init_completion(&r->inside);
 	init_completion(&r->release);
 	init_completion(&r->done);
@@ -188,6 +211,7 @@ static void srdr_start(struct kunit *test, struct srdr *r, struct srcu_struct *s
 	t = kthread_run_on_cpu(srdr_fn, r, RCUVET_READER_CPU, "rcuvet_srcu/%u");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
 	wait_for_completion(&r->inside);
+	rcuvet_gpw_arm(&r->w);
 }
 
 /*
@@ -219,6 +243,33 @@ static int srcu_test_init(struct kunit *test)
 }
 
 /*
+ * Judge a pair (rcuvet_gpw.h) and report a failure: PASS, FAIL, or
+ * INCONCLUSIVE while tries are left (the caller retries).
+ */
+static enum rcuvet_gpw_verdict srdr_judge(struct kunit *test, const struct rcuvet_gpw *w,
+					  bool left, unsigned int rep, unsigned int try,
+					  const char *what)
+{
+	enum rcuvet_gpw_verdict v = rcuvet_gpw_verdict(w, left);
+
+	if (v == RCUVET_GPW_INCONCLUSIVE && try < RCUVET_GPW_TRIES) {
+		kunit_info(test, "rep %u try %u: inconclusive, retrying\n", rep, try);
+		return v;
+	}
+	if (!left)
+		KUNIT_FAIL(test, "rep %u: %s returned while the reader was inside", rep, what);
+	else if (w->ended_inside)
+		KUNIT_FAIL(test,
+			   "rep %u: the grace period %s waits for ended while the reader was inside",
+			   rep, what);
+	else if (v == RCUVET_GPW_INCONCLUSIVE)
+		KUNIT_FAIL(test,
+			   "rep %u: inconclusive in %u tries: the reader never saw the grace period of %s in progress for %u ms",
+			   rep, try, what, w->margin_ms);
+	return v == RCUVET_GPW_PASS ? v : RCUVET_GPW_FAIL;
+}
+
+/*
  * @sync on upd(@ssp) while a reader of @ssp sleeps inside: the reader
  * must have left when @sync returns.
  */
@@ -226,21 +277,24 @@ static void waits_for_reader(struct kunit *test, struct srcu_struct *ssp,
 			     enum srdr_kind kind,
 			     void (*sync)(struct srcu_struct *ssp), const char *what)
 {
+	enum rcuvet_gpw_verdict v;
+	unsigned int i, try;
 	struct srdr r;
-	unsigned int i;
 	bool left;
 
 	for (i = 0; i < reps; i++) {
-		srdr_start(test, &r, ssp, kind, hold_ms, false);
-		sync(upd(ssp));
-		left = READ_ONCE(r.left);
-		srdr_finish(&r);
-		srdr_check_inside(test, &r);
-		if (!left) {
-			KUNIT_FAIL(test, "rep %u: %s() returned while the reader was inside",
-				   i, what);
-			break;
+		for (try = 1; ; try++) {
+			srdr_start(test, &r, ssp, kind, false);
+			sync(upd(ssp));
+			left = READ_ONCE(r.left);
+			srdr_finish(&r);
+			srdr_check_inside(test, &r);
+			v = srdr_judge(test, &r.w, left, i, try, what);
+			if (v != RCUVET_GPW_INCONCLUSIVE)
+				break;
 		}
+		if (v == RCUVET_GPW_FAIL)
+			break;
 	}
 }
 
@@ -280,12 +334,12 @@ static void synchronize_srcu_waits_for_sleeping_reader(struct kunit *test)
 	rcuvet_covers(test, "srcu_dereference srcu_read_lock_held");
 	if (!strcmp(p->name, "DEFINE_SRCU")) {
 		waits_for_reader(test, &rcuvet_srcu_a, SRDR_LOCK, synchronize_srcu,
-				 "synchronize_srcu");
+				 "synchronize_srcu()");
 		return;
 	}
 	if (!strcmp(p->name, "DEFINE_STATIC_SRCU")) {
 		waits_for_reader(test, &rcuvet_srcu_b, SRDR_LOCK, synchronize_srcu,
-				 "synchronize_srcu");
+				 "synchronize_srcu()");
 		return;
 	}
 	ssp = kzalloc(sizeof(*ssp), GFP_KERNEL);
@@ -295,7 +349,7 @@ static void synchronize_srcu_waits_for_sleeping_reader(struct kunit *test)
 		KUNIT_FAIL(test, "init_srcu_struct() failed");
 		return;
 	}
-	waits_for_reader(test, ssp, SRDR_LOCK, synchronize_srcu, "synchronize_srcu");
+	waits_for_reader(test, ssp, SRDR_LOCK, synchronize_srcu, "synchronize_srcu()");
 	cleanup_srcu_struct(ssp);
 	/* It was idle, so cleanup_srcu_struct() freed what init allocated. */
 	KUNIT_EXPECT_NULL(test, ssp->srcu_sup);
@@ -307,14 +361,14 @@ static void synchronize_srcu_expedited_waits_for_reader(struct kunit *test)
 {
 	rcuvet_covers(test, "synchronize_srcu_expedited srcu_read_lock srcu_read_unlock");
 	waits_for_reader(test, &rcuvet_srcu_a, SRDR_LOCK, synchronize_srcu_expedited,
-			 "synchronize_srcu_expedited");
+			 "synchronize_srcu_expedited()");
 }
 
 static void synchronize_srcu_waits_for_nmisafe_reader(struct kunit *test)
 {
 	rcuvet_covers(test, "srcu_read_lock_nmisafe srcu_read_unlock_nmisafe synchronize_srcu");
 	waits_for_reader(test, &rcuvet_srcu_nmi, SRDR_NMISAFE, synchronize_srcu,
-			 "synchronize_srcu");
+			 "synchronize_srcu()");
 }
 
 /*
@@ -327,37 +381,43 @@ static void synchronize_srcu_waits_for_notrace_reader(struct kunit *test)
 	rcuvet_covers(test, "srcu_read_lock_notrace srcu_read_unlock_notrace");
 	rcuvet_covers(test, "srcu_dereference_notrace synchronize_srcu");
 	waits_for_reader(test, &rcuvet_srcu_a, SRDR_NOTRACE, synchronize_srcu,
-			 "synchronize_srcu");
+			 "synchronize_srcu()");
 }
 
 /*
  * The reason SRCU has srcu_structs: synchronize_srcu(&A) waits for A's
  * reader and returns while B's reader, which entered first and stays until
- * told (or long_ms), is still inside.
+ * told, however long that takes, is still inside.
  */
 static void synchronize_srcu_ignores_other_srcu_struct(struct kunit *test)
 {
-	struct srdr ra, rb;
+	enum rcuvet_gpw_verdict v;
+	unsigned int i, try;
 	bool a_left, b_left;
-	unsigned int i;
+	struct srdr ra, rb;
 
 	rcuvet_covers(test, "synchronize_srcu srcu_read_lock srcu_read_unlock");
 	rcuvet_covers(test, "DEFINE_SRCU DEFINE_STATIC_SRCU");
 	for (i = 0; i < reps; i++) {
-		srdr_start(test, &rb, &rcuvet_srcu_b, SRDR_LOCK, long_ms, true);
-		srdr_start(test, &ra, &rcuvet_srcu_a, SRDR_LOCK, hold_ms, false);
-		synchronize_srcu(is_mutant("wrong_struct") ? &rcuvet_srcu_b : &rcuvet_srcu_a);
-		a_left = READ_ONCE(ra.left);
-		b_left = READ_ONCE(rb.left);
-		srdr_finish(&rb);
-		srdr_finish(&ra);
-		srdr_check_inside(test, &ra);
-		srdr_check_inside(test, &rb);
-		KUNIT_EXPECT_TRUE_MSG(test, a_left,
-				      "rep %u: synchronize_srcu(&A) returned inside A's reader", i);
-		KUNIT_EXPECT_FALSE_MSG(test, b_left,
-				       "rep %u: synchronize_srcu(&A) waited for B's reader", i);
-		if (!a_left || b_left)
+		for (try = 1; ; try++) {
+			srdr_start(test, &rb, &rcuvet_srcu_b, SRDR_LOCK, true);
+			srdr_start(test, &ra, &rcuvet_srcu_a, SRDR_LOCK, false);
+			synchronize_srcu(is_mutant("wrong_struct") ? &rcuvet_srcu_b
+								   : &rcuvet_srcu_a);
+			a_left = READ_ONCE(ra.left);
+			b_left = READ_ONCE(rb.left);
+			srdr_finish(&rb);
+			srdr_finish(&ra);
+			srdr_check_inside(test, &ra);
+			srdr_check_inside(test, &rb);
+			KUNIT_EXPECT_FALSE_MSG(test, b_left,
+					       "rep %u: synchronize_srcu(&A) waited for B's reader",
+					       i);
+			v = srdr_judge(test, &ra.w, a_left, i, try, "synchronize_srcu(&A)");
+			if (v != RCUVET_GPW_INCONCLUSIVE)
+				break;
+		}
+		if (v == RCUVET_GPW_FAIL || b_left)
 			break;
 	}
 }
@@ -376,38 +436,142 @@ static void srcu_cb_fn(struct rcu_head *rh)
 	WRITE_ONCE(cb->ran, true);
 }
 
+static void srcu_cb_init(struct srcu_cb *cb, struct srdr *r)
+{
+	init_rcu_head_on_stack(&cb->rh);
+	cb->r = r;
+	cb->ran = false;
+	cb->saw_left = false;
+}
+
+/* Move the test to @cpu (callbacks and barriers issued from there). */
+static void srcu_move_to(struct kunit *test, int cpu)
+{
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
+	KUNIT_ASSERT_EQ(test, raw_smp_processor_id(), cpu);
+}
+
+static const int barrier_cpus[] = { RCUVET_UPDATER_CPU, RCUVET_READER_CPU };
+
+static void barrier_cpu_desc(const int *cpu, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "barrier_on_cpu%d", *cpu);
+}
+
+KUNIT_ARRAY_PARAM(barrier_cpu, barrier_cpus, barrier_cpu_desc);
+
 /*
- * call_srcu() invokes its callback after the reader that was inside left;
- * srcu_barrier() returns only after the callback ran (mutant=wrong_struct
- * waits on the wrong srcu_struct's callbacks).
+ * call_srcu() invokes its callbacks after the reader that was inside left;
+ * srcu_barrier() returns only after they ran.  One callback is queued from
+ * each CPU, and srcu_barrier() runs on the CPU the parameter names
+ * (mutant=wrong_struct waits on the wrong srcu_struct's callbacks).
  */
 static void call_srcu_runs_after_reader(struct kunit *test)
 {
-	struct srcu_cb cb;
+	int bcpu = *(const int *)test->param_value;
+	enum rcuvet_gpw_verdict v;
+	struct srcu_cb cb[2];
+	unsigned int i, try;
+	bool ran, left;
 	struct srdr r;
-	unsigned int i;
-	bool ran;
 
 	rcuvet_covers(test, "call_srcu srcu_barrier srcu_read_lock srcu_read_unlock");
 	for (i = 0; i < reps; i++) {
-		init_rcu_head_on_stack(&cb.rh);
-		cb.r = &r;
-		cb.ran = false;
-		cb.saw_left = false;
-		srdr_start(test, &r, &rcuvet_srcu_a, SRDR_LOCK, hold_ms, false);
-		call_srcu(&rcuvet_srcu_a, &cb.rh, srcu_cb_fn);
-		srcu_barrier(upd(&rcuvet_srcu_a));
-		ran = READ_ONCE(cb.ran);
-		complete(&r.release);
-		srcu_barrier(&rcuvet_srcu_a);	/* whatever the mutant did */
-		wait_for_completion(&r.done);
-		destroy_rcu_head_on_stack(&cb.rh);
-		srdr_check_inside(test, &r);
-		KUNIT_EXPECT_TRUE_MSG(test, ran,
-				      "rep %u: srcu_barrier() returned before the callback ran", i);
-		KUNIT_EXPECT_TRUE_MSG(test, cb.saw_left,
-				      "rep %u: the callback ran while the reader was inside", i);
-		if (!ran || !cb.saw_left)
+		for (try = 1; ; try++) {
+			srcu_cb_init(&cb[0], &r);
+			srcu_cb_init(&cb[1], &r);
+			srdr_start(test, &r, &rcuvet_srcu_a, SRDR_LOCK, false);
+			call_srcu(&rcuvet_srcu_a, &cb[0].rh, srcu_cb_fn);
+			srcu_move_to(test, RCUVET_READER_CPU);
+			call_srcu(&rcuvet_srcu_a, &cb[1].rh, srcu_cb_fn);
+			srcu_move_to(test, bcpu);
+			srcu_barrier(upd(&rcuvet_srcu_a));
+			ran = READ_ONCE(cb[0].ran) && READ_ONCE(cb[1].ran);
+			srcu_move_to(test, RCUVET_UPDATER_CPU);
+			complete(&r.release);
+			srcu_barrier(&rcuvet_srcu_a);	/* whatever the mutant did */
+			wait_for_completion(&r.done);
+			destroy_rcu_head_on_stack(&cb[0].rh);
+			destroy_rcu_head_on_stack(&cb[1].rh);
+			srdr_check_inside(test, &r);
+			KUNIT_EXPECT_TRUE_MSG(test, ran,
+					      "rep %u: srcu_barrier() on CPU %d returned before the callbacks ran (CPU 0's %d, CPU 1's %d)",
+					      i, bcpu, cb[0].ran, cb[1].ran);
+			left = cb[0].saw_left && cb[1].saw_left;
+			v = srdr_judge(test, &r.w, left, i, try, "call_srcu()'s callback");
+			if (v != RCUVET_GPW_INCONCLUSIVE)
+				break;
+		}
+		if (v == RCUVET_GPW_FAIL || !ran)
+			break;
+	}
+}
+
+/*
+ * Wait until a new reader of @ssp gets another index than @idx, or
+ * @cookie of upd(@ssp) completed (mutant=wrong_struct: no flip of @ssp).
+ */
+static int srcu_other_index(struct srcu_struct *ssp, int idx, unsigned long cookie)
+{
+	unsigned long deadline = jiffies + msecs_to_jiffies(long_ms);
+	int new;
+
+	do {
+		new = srcu_read_lock(ssp);
+		srcu_read_unlock(ssp, new);
+		if (new != idx || poll_state_synchronize_srcu(upd(ssp), cookie))
+			break;
+		schedule_timeout_uninterruptible(1);
+	} while (!time_after(jiffies, deadline));
+	return new;
+}
+
+/*
+ * A grace period is in progress, already past its flip, and held up by
+ * a reader r1 of the old index; r2 enters on the new index, which that
+ * grace period does not wait for, and call_srcu() is called.  Its
+ * callback needs the next grace period, which waits for r2: it must not
+ * run when the current one ends, while r2 is still inside.
+ */
+static void call_srcu_mid_grace_period_waits_for_new_reader(struct kunit *test)
+{
+	struct srcu_struct *ssp = &rcuvet_srcu_a;
+	enum rcuvet_gpw_verdict v;
+	bool ran, gp1_running;
+	unsigned int i, try;
+	struct srdr r1, r2;
+	struct srcu_cb cb;
+	int idx;
+
+	rcuvet_covers(test, "call_srcu srcu_barrier start_poll_synchronize_srcu");
+	for (i = 0; i < reps; i++) {
+		for (try = 1; ; try++) {
+			srcu_cb_init(&cb, &r2);
+			srdr_start(test, &r1, ssp, SRDR_LOCK, false);
+			idx = srcu_other_index(ssp, r1.idx, start_poll_synchronize_srcu(ssp));
+			srdr_start(test, &r2, ssp, SRDR_LOCK, false);
+			call_srcu(upd(ssp), &cb.rh, srcu_cb_fn);
+			/* The first grace period was still running at call_srcu(). */
+			gp1_running = !rcuvet_seq_done(srcu_seq(ssp), r1.w.snap);
+			srcu_barrier(upd(ssp));
+			ran = READ_ONCE(cb.ran);
+			srdr_finish(&r1);
+			srdr_finish(&r2);
+			srcu_barrier(ssp);	/* whatever the mutant did */
+			destroy_rcu_head_on_stack(&cb.rh);
+			srdr_check_inside(test, &r1);
+			srdr_check_inside(test, &r2);
+			KUNIT_EXPECT_TRUE_MSG(test, ran,
+					      "rep %u: srcu_barrier() returned before the callback ran",
+					      i);
+			if (idx == r1.idx || !gp1_running)
+				r2.w.witnessed = false;	/* no mid-GP reader: retry */
+			v = srdr_judge(test, &r2.w, cb.saw_left, i, try,
+				       "call_srcu() during a grace period");
+			if (v != RCUVET_GPW_INCONCLUSIVE)
+				break;
+		}
+		if (v == RCUVET_GPW_FAIL || !ran)
 			break;
 	}
 }
@@ -442,33 +606,31 @@ static bool poll_until_complete(struct kunit *test, struct srcu_struct *ssp,
 static void srcu_read_lock_index_follows_grace_period(struct kunit *test)
 {
 	struct srcu_struct *ssp = &rcuvet_srcu_a;
-	unsigned long deadline, cookie;
+	enum rcuvet_gpw_verdict v;
+	unsigned long cookie;
+	unsigned int i, try;
 	struct srdr r;
-	unsigned int i;
 	int idx = -1;
 	bool left;
 
 	rcuvet_covers(test, "srcu_read_lock srcu_read_unlock start_poll_synchronize_srcu");
 	for (i = 0; i < reps; i++) {
-		srdr_start(test, &r, ssp, SRDR_LOCK, hold_ms, false);
-		cookie = start_poll_synchronize_srcu(upd(ssp));
-		deadline = jiffies + msecs_to_jiffies(long_ms);
-		do {
-			idx = srcu_read_lock(ssp);
-			srcu_read_unlock(ssp, idx);
-			if (idx != r.idx)
+		for (try = 1; ; try++) {
+			srdr_start(test, &r, ssp, SRDR_LOCK, false);
+			cookie = start_poll_synchronize_srcu(upd(ssp));
+			idx = srcu_other_index(ssp, r.idx, cookie);
+			left = poll_until_complete(test, upd(ssp), cookie, &r);
+			srdr_finish(&r);
+			synchronize_srcu(upd(ssp));
+			srdr_check_inside(test, &r);
+			v = srdr_judge(test, &r.w, left, i, try,
+				       "start_poll_synchronize_srcu()'s cookie");
+			if (v != RCUVET_GPW_INCONCLUSIVE)
 				break;
-			schedule_timeout_uninterruptible(1);
-		} while (!time_after(jiffies, deadline));
-		left = poll_until_complete(test, upd(ssp), cookie, &r);
-		srdr_finish(&r);
-		synchronize_srcu(upd(ssp));
-		srdr_check_inside(test, &r);
+		}
 		KUNIT_EXPECT_NE_MSG(test, idx, r.idx,
 				    "rep %u: no new reader got the other index", i);
-		KUNIT_EXPECT_TRUE_MSG(test, left,
-				      "rep %u: the grace period ended inside the reader", i);
-		if (idx == r.idx || !left)
+		if (idx == r.idx || v == RCUVET_GPW_FAIL)
 			break;
 	}
 }
@@ -482,29 +644,33 @@ static void srcu_read_lock_index_follows_grace_period(struct kunit *test)
 static void poll_state_synchronize_srcu_waits_for_reader(struct kunit *test)
 {
 	struct srcu_struct *ssp = &rcuvet_srcu_a;
-	unsigned long c_get, c_start;
+	enum rcuvet_gpw_verdict v;
+	unsigned long c_get, c_start, c_done;
+	unsigned int i, try;
+	bool left, get_done;
 	struct srdr r;
-	unsigned int i;
-	bool left;
 
 	rcuvet_covers(test, "get_state_synchronize_srcu start_poll_synchronize_srcu");
 	rcuvet_covers(test, "poll_state_synchronize_srcu get_completed_synchronize_srcu");
 	for (i = 0; i < reps; i++) {
-		srdr_start(test, &r, ssp, SRDR_LOCK, hold_ms, false);
-		c_get = get_state_synchronize_srcu(upd(ssp));
-		c_start = start_poll_synchronize_srcu(upd(ssp));
-		KUNIT_EXPECT_TRUE(test,
-				  poll_state_synchronize_srcu(upd(ssp),
-							      get_completed_synchronize_srcu()));
-		left = poll_until_complete(test, upd(ssp), c_start, &r);
-		/* c_get is older than c_start: complete too. */
-		KUNIT_EXPECT_TRUE(test, poll_state_synchronize_srcu(upd(ssp), c_get));
-		srdr_finish(&r);
-		synchronize_srcu(upd(ssp));
-		srdr_check_inside(test, &r);
-		KUNIT_EXPECT_TRUE_MSG(test, left,
-				      "rep %u: the cookie completed inside the reader", i);
-		if (!left)
+		for (try = 1; ; try++) {
+			srdr_start(test, &r, ssp, SRDR_LOCK, false);
+			c_get = get_state_synchronize_srcu(upd(ssp));
+			c_start = start_poll_synchronize_srcu(upd(ssp));
+			c_done = get_completed_synchronize_srcu();
+			KUNIT_EXPECT_TRUE(test, poll_state_synchronize_srcu(upd(ssp), c_done));
+			get_done = poll_state_synchronize_srcu(upd(ssp), c_get);
+			left = poll_until_complete(test, upd(ssp), c_start, &r) && !get_done;
+			/* c_get is older than c_start: complete too. */
+			KUNIT_EXPECT_TRUE(test, poll_state_synchronize_srcu(upd(ssp), c_get));
+			srdr_finish(&r);
+			synchronize_srcu(upd(ssp));
+			srdr_check_inside(test, &r);
+			v = srdr_judge(test, &r.w, left, i, try, "the polled cookie");
+			if (v != RCUVET_GPW_INCONCLUSIVE)
+				break;
+		}
+		if (v == RCUVET_GPW_FAIL)
 			break;
 	}
 	/* A cookie taken now completes once a grace period has passed. */
@@ -517,6 +683,7 @@ static void poll_state_synchronize_srcu_waits_for_reader(struct kunit *test)
 struct srcu_sem {
 	struct completion handed, down_done, up_done;
 	struct completion looked;	/* the updater has read "left" */
+	struct rcuvet_gpw w;
 	int idx;
 	pid_t down_pid, up_pid;
 	bool left;
@@ -543,7 +710,8 @@ static int srcu_up_fn(void *arg)
 			srcu_up_read(&rcuvet_srcu_a, s->idx);
 		wait_for_completion(&s->looked);
 	} else {
-		msleep(hold_ms);
+		while (!rcuvet_gpw_may_leave(&s->w, completion_done(&s->looked)))
+			usleep_range(1000, 2000);
 	}
 	WRITE_ONCE(s->left, true);
 	if (!is_mutant("early_exit"))
@@ -553,47 +721,56 @@ static int srcu_up_fn(void *arg)
 
 /*
  * A kthread on the reader CPU enters with srcu_down_read() and exits; a
- * second kthread, on the updater CPU, ends that section hold_ms later with
- * srcu_up_read().  synchronize_srcu(), started after the first one exited,
- * must wait for the srcu_up_read().
+ * second kthread, on the updater CPU, ends that section with srcu_up_read()
+ * once it saw the grace period in progress for hold_ms.
+ * synchronize_srcu(), started after the first one exited, must wait for
+ * the srcu_up_read().
  */
 static void synchronize_srcu_waits_for_srcu_up_read(struct kunit *test)
 {
+	enum rcuvet_gpw_verdict v;
 	struct task_struct *t;
+	unsigned int i, try;
 	struct srcu_sem s;
-	unsigned int i;
 	bool left;
 
 	rcuvet_covers(test, "srcu_down_read srcu_up_read synchronize_srcu");
 	for (i = 0; i < reps; i++) {
-		init_completion(&s.handed);
-		init_completion(&s.down_done);
-		init_completion(&s.up_done);
-		init_completion(&s.looked);
-		s.left = false;
-		s.idx = -1;
-		t = kthread_run_on_cpu(srcu_down_fn, &s, RCUVET_READER_CPU, "rcuvet_srcu_dn/%u");
-		KUNIT_ASSERT_FALSE(test, IS_ERR(t));
-		t = kthread_run_on_cpu(srcu_up_fn, &s, RCUVET_UPDATER_CPU, "rcuvet_srcu_up/%u");
-		if (IS_ERR(t)) {
-			wait_for_completion(&s.handed);
-			srcu_up_read(&rcuvet_srcu_a, s.idx);
+		for (try = 1; ; try++) {
+			init_completion(&s.handed);
+			init_completion(&s.down_done);
+			init_completion(&s.up_done);
+			init_completion(&s.looked);
+			rcuvet_gpw_init(&s.w, srcu_seq, upd(&rcuvet_srcu_a), hold_ms, long_ms);
+			s.left = false;
+			s.idx = -1;
+			t = kthread_run_on_cpu(srcu_down_fn, &s, RCUVET_READER_CPU,
+					       "rcuvet_srcu_dn/%u");
+			KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+			t = kthread_run_on_cpu(srcu_up_fn, &s, RCUVET_UPDATER_CPU,
+					       "rcuvet_srcu_up/%u");
+			if (IS_ERR(t)) {
+				wait_for_completion(&s.handed);
+				srcu_up_read(&rcuvet_srcu_a, s.idx);
+				wait_for_completion(&s.down_done);
+				KUNIT_FAIL(test, "cannot start the srcu_up_read() thread");
+				return;
+			}
+			/* The task that entered is gone before the grace period starts. */
 			wait_for_completion(&s.down_done);
-			KUNIT_FAIL(test, "cannot start the srcu_up_read() thread");
-			return;
+			rcuvet_gpw_arm(&s.w);
+			synchronize_srcu(upd(&rcuvet_srcu_a));
+			left = READ_ONCE(s.left);
+			complete(&s.looked);
+			wait_for_completion(&s.up_done);
+			KUNIT_EXPECT_TRUE(test, s.idx == 0 || s.idx == 1);
+			KUNIT_EXPECT_NE(test, s.down_pid, s.up_pid);
+			v = srdr_judge(test, &s.w, left, i, try,
+				       "synchronize_srcu() before srcu_up_read()");
+			if (v != RCUVET_GPW_INCONCLUSIVE)
+				break;
 		}
-		/* The task that entered is gone before the grace period starts. */
-		wait_for_completion(&s.down_done);
-		synchronize_srcu(upd(&rcuvet_srcu_a));
-		left = READ_ONCE(s.left);
-		complete(&s.looked);
-		wait_for_completion(&s.up_done);
-		KUNIT_EXPECT_TRUE(test, s.idx == 0 || s.idx == 1);
-		KUNIT_EXPECT_NE(test, s.down_pid, s.up_pid);
-		KUNIT_EXPECT_TRUE_MSG(test, left,
-				      "rep %u: synchronize_srcu() returned before srcu_up_read()",
-				      i);
-		if (!left)
+		if (v == RCUVET_GPW_FAIL)
 			break;
 	}
 }
@@ -698,7 +875,7 @@ static void cleanup_srcu_struct_refuses_active_reader(struct kunit *test)
 		KUNIT_FAIL(test, "init_srcu_struct() failed");
 		return;
 	}
-	srdr_start(test, &r, ssp, SRDR_LOCK, long_ms, true);
+	srdr_start(test, &r, ssp, SRDR_LOCK, true);
 	rcuvet_expect_splat(1, "WARNING: at kernel/rcu/srcutree.c cleanup_srcu_struct");
 	cleanup_srcu_struct(ssp);
 	rcuvet_end_expect();
@@ -713,144 +890,17 @@ static void cleanup_srcu_struct_refuses_active_reader(struct kunit *test)
 	kfree(ssp);
 }
 
-/*
- * Store buffering.  The reader stores x inside its section and, after
- * srcu_read_unlock() + smp_mb__after_srcu_read_unlock(), loads y; the
- * updater stores y, smp_mb(), loads x.  The two full barriers forbid
- * both loads seeing 0.  mutant=no_mb loads y inside, before the unlock.
- *
- * Whether a run could have seen the reordering at all depends on the
- * host: under TCG each vCPU is a host thread, and the reordering shows
- * only while both threads run their store-then-load at the same time.
- * An iteration proves it did when the loads saw both stores (1, 1) or
- * neither (0, 0): each side's store came before the other side's load
- * completed, so the two windows overlapped.  The litmus runs until
- * litmus_windows such iterations have been seen, not for a fixed count,
- * and fails as inconclusive if litmus_max_ms passes first: a slow or
- * busy host makes it take longer, never pass without having looked.
- * Under mutant=no_mb, (0, 0) came in 4-12% of the windows, and never
- * more than 4673 windows apart (configs/plans/ctl-srcu-no-mb.plan).
- */
-struct sb_litmus {
-	atomic_t arrive;
-	int x, y, r1;
-	bool stop;
-	struct completion done;
-};
-
-/*
- * Plain spins: under TCG, cpu_relax() (PAUSE) leaves the translated code,
- * which blurs the timing the litmus needs to catch the mutant.
- */
-static void sb_rendezvous(atomic_t *a, int n)
-{
-	atomic_inc_return(a);
-	while (atomic_read_acquire(a) < n)
-		barrier();
-}
-
-/* Skew the two sides against each other by a varying few instructions. */
-static void sb_skew(unsigned int n)
-{
-	while (n--)
-		barrier();
-}
-
-static int sb_reader_fn(void *arg)
-{
-	struct sb_litmus *l = arg;
-	bool no_mb = is_mutant("no_mb");
-	unsigned int i;
-	int idx, r1 = 0;
-
-	for (i = 0; ; i++) {
-		idx = srcu_read_lock(&rcuvet_srcu_a);
-		sb_rendezvous(&l->arrive, 4 * i + 2);
-		if (READ_ONCE(l->stop)) {
-			srcu_read_unlock(&rcuvet_srcu_a, idx);
-			break;
-		}
-		sb_skew(i % 32);
-		WRITE_ONCE(l->x, 1);
-		if (no_mb)
-			r1 = READ_ONCE(l->y);
-		srcu_read_unlock(&rcuvet_srcu_a, idx);
-		smp_mb__after_srcu_read_unlock();
-		if (!no_mb)
-			r1 = READ_ONCE(l->y);
-		WRITE_ONCE(l->r1, r1);
-		sb_rendezvous(&l->arrive, 4 * i + 4);
-	}
-	kthread_complete_and_exit(&l->done, 0);
-}
-
-/* What a run of the litmus saw, iteration by iteration. */
-struct sb_count {
-	unsigned int iters, windows, both_zero;
-	unsigned int gap, longest_gap;	/* windows since the last (0, 0) */
-};
-
-static void sb_count_one(struct sb_count *c, int r1, int r2)
-{
-	c->iters++;
-	if (r1 != r2)
-		return;		/* one side ran before the other: no window */
-	c->windows++;
-	if (r1) {
-		c->gap++;
-		c->longest_gap = max(c->longest_gap, c->gap);
-	} else {
-		c->both_zero++;
-		c->gap = 0;
-	}
-}
-
-static void smp_mb__after_srcu_read_unlock_orders_store_buffering(struct kunit *test)
-{
-	unsigned long deadline = jiffies + msecs_to_jiffies(litmus_max_ms);
-	u64 start = ktime_get_ns();
-	struct sb_count c = {};
-	struct task_struct *t;
-	struct sb_litmus l = {};
-	unsigned int i;
-	int r2;
-
-	rcuvet_covers(test, "smp_mb__after_srcu_read_unlock srcu_read_unlock");
-	init_completion(&l.done);
-	t = kthread_run_on_cpu(sb_reader_fn, &l, RCUVET_READER_CPU, "rcuvet_srcu_sb/%u");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
-	for (i = 0; c.windows < litmus_windows && time_before(jiffies, deadline); i++) {
-		WRITE_ONCE(l.x, 0);
-		WRITE_ONCE(l.y, 0);
-		sb_rendezvous(&l.arrive, 4 * i + 2);
-		sb_skew((i / 32) % 32);
-		WRITE_ONCE(l.y, 1);
-		smp_mb();	/* the updater's side of the store buffering */
-		r2 = READ_ONCE(l.x);
-		sb_rendezvous(&l.arrive, 4 * i + 4);
-		sb_count_one(&c, READ_ONCE(l.r1), r2);
-		if (!(i % 1024))
-			cond_resched();
-	}
-	WRITE_ONCE(l.stop, true);
-	sb_rendezvous(&l.arrive, 4 * i + 2);
-	wait_for_completion(&l.done);
-	kunit_info(test, "store buffering: %u iterations, %u windows, %u both-zero, longest run of windows without one %u, %llu ms\n",
-		   c.iters, c.windows, c.both_zero, c.longest_gap,
-		   div_u64(ktime_get_ns() - start, NSEC_PER_MSEC));
-	KUNIT_EXPECT_EQ_MSG(test, c.both_zero, 0,
-			    "both loads saw 0 in %u of %u windows", c.both_zero, c.windows);
-	KUNIT_EXPECT_GE_MSG(test, c.windows, litmus_windows,
-			    "inconclusive: %u of %u windows in %u ms", c.windows,
-			    litmus_windows, litmus_max_ms);
-}
+/* The store-buffering litmus of smp_mb__after_srcu_read_unlock(). */
+#include "rcuvet_srcu_litmus.h"
 
 static struct kunit_case srcu_cases[] = {
 	KUNIT_CASE_PARAM_ATTR(synchronize_srcu_waits_for_sleeping_reader, kind_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_SLOW(synchronize_srcu_ignores_other_srcu_struct),
 	KUNIT_CASE_SLOW(synchronize_srcu_expedited_waits_for_reader),
-	KUNIT_CASE_SLOW(call_srcu_runs_after_reader),
+	KUNIT_CASE_PARAM_ATTR(call_srcu_runs_after_reader, barrier_cpu_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE_SLOW(call_srcu_mid_grace_period_waits_for_new_reader),
 	KUNIT_CASE_SLOW(srcu_read_lock_index_follows_grace_period),
 	KUNIT_CASE_SLOW(poll_state_synchronize_srcu_waits_for_reader),
 	KUNIT_CASE_SLOW(synchronize_srcu_waits_for_nmisafe_reader),

@@ -5,14 +5,27 @@
  * RCU Tasks: a task is in a read-side critical section whenever it runs
  * in the kernel; only a voluntary context switch (or user-mode execution,
  * idle, or cond_resched_tasks_rcu_qs()) ends it.  A reader kthread on
- * CPU 1 loops with mdelay() and cond_resched() for hold_ms, publishes
- * "left" and only then sleeps; synchronize_rcu_tasks() on CPU 0 must find
- * "left" set when it returns.  Meanwhile a SCHED_FIFO kthread on CPU 1
- * wakes every millisecond or two and runs in the reader's place: on a
- * preemptible kernel it preempts the reader, on PREEMPT_NONE the reader's
- * cond_resched() switches to it.  Neither is a quiescent state, and the
- * case checks that the reader was switched out while inside at least
- * once, so that it shows this rather than assumes it.
+ * CPU 1 loops with mdelay() and cond_resched(), publishes "left" and only
+ * then sleeps; synchronize_rcu_tasks() on CPU 0 must find "left" set when
+ * it returns.  Meanwhile a SCHED_FIFO kthread on CPU 1 wakes every
+ * millisecond or two and runs in the reader's place: on a preemptible
+ * kernel it preempts the reader, on PREEMPT_NONE the reader's
+ * cond_resched() switches to it.  Neither is a quiescent state.  The
+ * reader shows this rather than assumes it: it stays inside until the
+ * grace period put it on its holdout list (->rcu_tasks_holdout), it was
+ * then switched out involuntarily (its own ->nivcsw), and the
+ * grace-period kthread has since scanned the holdouts (slept twice more);
+ * it must still be a holdout then.
+ *
+ * Every waits-for-reader pair (and every callback case) passes only if
+ * its reader saw, in the flavor's grace-period sequence number
+ * (rcu_tasks*_get_gp_data()), a grace period that began after it entered
+ * in progress, and stayed inside hold_ms more (rcuvet_gpw.h); otherwise
+ * the pair is retried and then fails.  That also makes the callback cases
+ * sensitive to the grace period although Tasks callbacks are lazy (the
+ * grace period starts up to lazy_jiffies, HZ/4, after call_rcu_tasks*()):
+ * the reader waits for it instead of sleeping a fixed time.  Callbacks
+ * are queued from both CPUs, and the barrier runs on each CPU in turn.
  *
  * The article says that without CONFIG_PREEMPT synchronize_rcu_tasks() is
  * just synchronize_rcu(); 6.12 builds the real thing there too when it is
@@ -24,7 +37,8 @@
  * preempt-disabled region holds synchronize_rcu_tasks_rude() off.  6.12
  * made call_rcu_tasks_rude() static and removed rcu_barrier_tasks_rude():
  * synchronize_rcu_tasks_rude() is the whole API, which one case checks
- * against the kernel's export table.
+ * against the kernel's export table (an API-shape check: it claims no
+ * coverage, no kernel bug in the grace period could make it fail).
  *
  * RCU Tasks Trace: explicit rcu_read_lock_trace()/rcu_read_unlock_trace()
  * readers that may sleep.
@@ -58,9 +72,11 @@
 #include <linux/rcupdate.h>
 #include <linux/rcupdate_trace.h>
 #include <linux/sched.h>
+#include <linux/sched/task.h>
 #include <linux/string.h>
 
 #include "rcuvet.h"
+#include "rcuvet_gpw.h"
 
 static char *mutant = "";
 module_param(mutant, charp, 0444);
@@ -68,7 +84,8 @@ MODULE_PARM_DESC(mutant, "Negative control: early_exit, no_barrier or qs_swap");
 
 static unsigned int hold_ms = 200;
 module_param(hold_ms, uint, 0444);
-MODULE_PARM_DESC(hold_ms, "How long a reader stays in its critical section");
+MODULE_PARM_DESC(hold_ms,
+		 "How long a reader stays inside once it saw the grace period in progress");
 
 static unsigned int reps = 1;
 module_param(reps, uint, 0444);
@@ -76,32 +93,43 @@ MODULE_PARM_DESC(reps, "Repetitions of each case (RCU Tasks grace periods are lo
 
 static unsigned int wait_ms = 10000;
 module_param(wait_ms, uint, 0444);
-MODULE_PARM_DESC(wait_ms, "Longest a reader waits for the updater before it gives up");
+MODULE_PARM_DESC(wait_ms,
+		 "Longest a reader waits for the updater or its grace period before it gives up");
 
 enum tr_mutant { M_NONE, M_EARLY_EXIT, M_NO_BARRIER, M_QS_SWAP };
 static enum tr_mutant the_mutant;
 
 /* What the reader kthread does while it is "inside". */
 enum tr_kind {
-	K_TASKS,	/* loops in the kernel for hold_ms */
-	K_TASKS_RCU,	/* ... until synchronize_rcu() returned, then hold_ms */
+	K_TASKS,	/* loops in the kernel (witness) */
+	K_TASKS_RCU,	/* ... until synchronize_rcu() returned, then witness */
 	K_TASKS_QS,	/* loops on cond_resched_tasks_rcu_qs() until released */
-	K_RUDE,		/* preempt-disabled for hold_ms */
-	K_TRACE,	/* rcu_read_lock_trace(), sleeps hold_ms */
+	K_RUDE,		/* preempt-disabled (witness) */
+	K_TRACE,	/* rcu_read_lock_trace(), sleeps (witness) */
 };
 
 struct tr_reader {
 	enum tr_kind kind;
 	struct completion inside, done, preempter_done;
-	struct task_struct *preempter;
+	struct task_struct *task, *preempter;
+	struct rcuvet_gpw w;	/* of the flavor the kind belongs to */
 	bool left;		/* the last thing the reader does inside */
 	bool rcu_returned;	/* the updater's synchronize_rcu() returned */
 	bool released;		/* the updater's wait returned */
-	bool until_released;	/* hold until then, not for hold_ms */
+	bool until_released;	/* hold until then, not the witness */
 	bool held;		/* rcu_read_lock_trace_held() at the end */
-	unsigned int preemptions;	/* preempter runs while !left */
-	bool cb_ran, cb_saw_left;
+	/* K_TASKS with a preempter: the holdout evidence (tr_tasks_extra()) */
+	bool on_holdouts;	/* seen ->rcu_tasks_holdout set */
+	bool preempted;		/* switched out involuntarily since */
+	unsigned long nivcsw0, gp_nvcsw0;
+	unsigned long preemptions;	/* involuntary switches in the GP */
+};
+
+/* A callback and the reader it must find gone. */
+struct tr_cb {
 	struct rcu_head rh;
+	struct tr_reader *r;
+	bool ran, saw_left;
 };
 
 /* One millisecond in the kernel, then cond_resched() or its Tasks variant. */
@@ -116,10 +144,15 @@ static void tr_tick(bool tasks_qs)
 		cond_resched();
 }
 
+static bool tr_may_leave(struct tr_reader *r)
+{
+	/* Pairs with rcuvet_signal() in tr_finish(). */
+	return rcuvet_gpw_may_leave(&r->w, smp_load_acquire(&r->released));
+}
+
 static void tr_section(struct tr_reader *r)
 {
 	unsigned long deadline = jiffies + msecs_to_jiffies(wait_ms);
-	unsigned int i;
 
 	switch (r->kind) {
 	case K_TASKS:
@@ -140,10 +173,10 @@ static void tr_section(struct tr_reader *r)
 				tr_tick(false);
 			break;
 		}
-		/* hold_ms, and until the preempter ran at least once inside */
-		for (i = 0; i < hold_ms ||
-			    (r->preempter && !READ_ONCE(r->preemptions)); i++)
+		while (!tr_may_leave(r))
 			tr_tick(false);
+		if (r->preempted)
+			r->preemptions = current->nivcsw - r->nivcsw0;
 		break;
 	case K_TASKS_QS:
 		complete(&r->inside);
@@ -160,7 +193,8 @@ static void tr_section(struct tr_reader *r)
 			WRITE_ONCE(r->left, true);
 			return;
 		}
-		mdelay(hold_ms);
+		while (!tr_may_leave(r))
+			mdelay(1);
 		WRITE_ONCE(r->left, true);
 		preempt_enable();
 		return;
@@ -178,7 +212,8 @@ static void tr_section(struct tr_reader *r)
 		if (r->until_released)
 			rcuvet_wait_for(&r->released);
 		else
-			msleep(hold_ms);
+			while (!tr_may_leave(r))
+				usleep_range(1000, 2000);
 		r->held = rcu_read_lock_trace_held();
 		WRITE_ONCE(r->left, true);
 		rcu_read_unlock_trace();
@@ -206,25 +241,93 @@ static int tr_preempter_fn(void *arg)
 {
 	struct tr_reader *r = arg;
 
-	while (!READ_ONCE(r->left)) {
-		r->preemptions++;
+	while (!READ_ONCE(r->left))
 		usleep_range(1000, 2000);
-	}
 	kthread_complete_and_exit(&r->preempter_done, 0);
 }
 
+static unsigned long tr_seq_tasks(void *arg)
+{
+	unsigned long seq;
+	int flags;
+
+	rcu_tasks_get_gp_data(&flags, &seq);
+	return seq;
+}
+
+static unsigned long tr_seq_rude(void *arg)
+{
+	unsigned long seq;
+	int flags;
+
+	rcu_tasks_rude_get_gp_data(&flags, &seq);
+	return seq;
+}
+
+static unsigned long tr_seq_trace(void *arg)
+{
+	unsigned long seq;
+	int flags;
+
+	rcu_tasks_trace_get_gp_data(&flags, &seq);
+	return seq;
+}
+
 /*
- * Start a reader of @kind and wait until it is inside.  Under qs_swap the
- * RCU Tasks readers (whose every tick is then a quiescent state), and under
+ * The RCU Tasks reader with a preempter, at each look once it saw the
+ * grace period: it may leave only once the grace period put it on its
+ * holdout list, it was then preempted (->nivcsw), and the grace-period
+ * kthread has since gone to sleep twice, so that it scanned the holdouts
+ * in between (it sleeps once per scan in rcu_tasks_wait_gp(), or in the
+ * synchronize_rcu() after the last).  Still a holdout then, or it is a
+ * kernel bug: preemption was taken for a quiescent state.
+ */
+static bool tr_tasks_extra(struct rcuvet_gpw *w)
+{
+	struct tr_reader *r = container_of(w, struct tr_reader, w);
+	struct task_struct *gp = get_rcu_tasks_gp_kthread();
+	bool holdout = READ_ONCE(current->rcu_tasks_holdout);
+
+	if (!r->on_holdouts) {
+		r->on_holdouts = holdout;
+		r->nivcsw0 = current->nivcsw;
+		return false;
+	}
+	if (!r->preempted) {
+		if (current->nivcsw == r->nivcsw0 || !gp)
+			return false;
+		r->preempted = true;
+		r->gp_nvcsw0 = READ_ONCE(gp->nvcsw);
+		return false;
+	}
+	if (!holdout) {
+		w->why = "dropped from the holdout list while inside, without a voluntary switch";
+		return false;
+	}
+	return READ_ONCE(gp->nvcsw) - r->gp_nvcsw0 >= 2;
+}
+
+/*
+ * Start a reader of @kind, wait until it is inside and arm its witness
+ * (the caller runs the primitive next).  Under qs_swap the RCU Tasks
+ * readers (whose every tick is then a quiescent state), and under
  * no_barrier the readers of the callback cases (@cb), hold until the
- * updater's wait returned instead of for hold_ms: neither holds up the
- * wait it is released by.
+ * updater's wait returned instead: neither holds up the wait it is
+ * released by.
  */
 static void tr_start(struct kunit *test, struct tr_reader *r,
 		     enum tr_kind kind, bool preempter, bool cb)
 {
+	unsigned long (*seq)(void *arg) = tr_seq_tasks;
+	unsigned int max_ms = wait_ms;
 	struct task_struct *t;
 
+	if (kind == K_RUDE) {
+		seq = tr_seq_rude;
+		max_ms = min(wait_ms, 10000U);	/* preemption is off meanwhile */
+	} else if (kind == K_TRACE) {
+		seq = tr_seq_trace;
+	}
 	r->kind = kind;
 	r->until_released = (the_mutant == M_QS_SWAP &&
 			     (kind == K_TASKS || kind == K_TASKS_RCU)) ||
@@ -232,14 +335,17 @@ static void tr_start(struct kunit *test, struct tr_reader *r,
 	init_completion(&r->inside);
 	init_completion(&r->done);
 	init_completion(&r->preempter_done);
+	rcuvet_gpw_init(&r->w, seq, NULL, hold_ms, max_ms);
+	if (preempter)
+		r->w.extra = tr_tasks_extra;
 	r->preempter = NULL;
 	r->left = false;
 	r->rcu_returned = false;
 	r->released = false;
 	r->held = false;
+	r->on_holdouts = false;
+	r->preempted = false;
 	r->preemptions = 0;
-	r->cb_ran = false;
-	r->cb_saw_left = false;
 	if (preempter) {
 		/* Created now, woken once the reader is inside. */
 		t = kthread_create_on_cpu(tr_preempter_fn, r, RCUVET_READER_CPU,
@@ -253,9 +359,12 @@ static void tr_start(struct kunit *test, struct tr_reader *r,
 	if (IS_ERR(t) && r->preempter)
 		kthread_stop(r->preempter);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	get_task_struct(t);
+	r->task = t;
 	wait_for_completion(&r->inside);
 	if (r->preempter)
 		wake_up_process(r->preempter);
+	rcuvet_gpw_arm(&r->w);
 }
 
 /* The updater's wait returned: a mutant reader may now say it left. */
@@ -265,14 +374,51 @@ static void tr_finish(struct tr_reader *r)
 	wait_for_completion(&r->done);
 	if (r->preempter)
 		wait_for_completion(&r->preempter_done);
+	put_task_struct(r->task);
+}
+
+/*
+ * Judge a pair (rcuvet_gpw.h) and report a failure: PASS, FAIL, or
+ * INCONCLUSIVE while tries are left (the caller retries).
+ */
+static enum rcuvet_gpw_verdict tr_judge(struct kunit *test, const struct rcuvet_gpw *w,
+					bool left, unsigned int rep, unsigned int try,
+					const char *what)
+{
+	enum rcuvet_gpw_verdict v = rcuvet_gpw_verdict(w, left);
+
+	if (v == RCUVET_GPW_INCONCLUSIVE && try < RCUVET_GPW_TRIES) {
+		kunit_info(test, "rep %u try %u: inconclusive, retrying\n", rep, try);
+		return v;
+	}
+	if (!left)
+		KUNIT_FAIL(test, "rep %u: %s while the reader was inside", rep, what);
+	else if (w->ended_inside)
+		KUNIT_FAIL(test, "rep %u: the grace period ended while the reader was inside",
+			   rep);
+	else if (w->why)
+		KUNIT_FAIL(test, "rep %u: the reader was %s", rep, w->why);
+	else if (v == RCUVET_GPW_INCONCLUSIVE)
+		KUNIT_FAIL(test,
+			   "rep %u: inconclusive in %u tries: the reader never saw its grace period in progress for %u ms",
+			   rep, try, w->margin_ms);
+	return v == RCUVET_GPW_PASS ? v : RCUVET_GPW_FAIL;
 }
 
 static void tr_cb(struct rcu_head *rh)
 {
-	struct tr_reader *r = container_of(rh, struct tr_reader, rh);
+	struct tr_cb *cb = container_of(rh, struct tr_cb, rh);
 
-	r->cb_saw_left = READ_ONCE(r->left);
-	WRITE_ONCE(r->cb_ran, true);
+	cb->saw_left = READ_ONCE(cb->r->left);
+	WRITE_ONCE(cb->ran, true);
+}
+
+static void tr_cb_init(struct tr_cb *cb, struct tr_reader *r)
+{
+	init_rcu_head_on_stack(&cb->rh);
+	cb->r = r;
+	cb->ran = false;
+	cb->saw_left = false;
 }
 
 static int tr_init(struct kunit *test)
@@ -296,6 +442,36 @@ static int tr_suite_init(struct kunit_suite *suite)
 	return 0;
 }
 
+/* Run @sync while a reader of @kind is inside, judge it, retry. */
+static void tr_waits_for_reader(struct kunit *test, enum tr_kind kind, bool preempter,
+				void (*sync)(void), const char *what)
+{
+	enum rcuvet_gpw_verdict v;
+	struct tr_reader r;
+	unsigned int i, try;
+	bool left;
+
+	for (i = 0; i < reps; i++) {
+		for (try = 1; ; try++) {
+			tr_start(test, &r, kind, preempter, false);
+			sync();
+			left = READ_ONCE(r.left);
+			tr_finish(&r);
+			v = tr_judge(test, &r.w, left, i, try, what);
+			if (v != RCUVET_GPW_INCONCLUSIVE)
+				break;
+		}
+		if (preempter && the_mutant == M_NONE) {
+			kunit_info(test, "rep %u: reader preempted %lu times during the grace period\n",
+				   i, r.preemptions);
+			KUNIT_EXPECT_GT_MSG(test, r.preemptions, 0,
+					    "rep %u: the reader was never switched out inside", i);
+		}
+		if (v == RCUVET_GPW_FAIL)
+			break;
+	}
+}
+
 /*
  * synchronize_rcu_tasks() waits for a task that is running in the kernel
  * until it switches voluntarily; neither cond_resched() nor preemption
@@ -303,26 +479,9 @@ static int tr_suite_init(struct kunit_suite *suite)
  */
 static void synchronize_rcu_tasks_waits_for_voluntary_switch(struct kunit *test)
 {
-	struct tr_reader r;
-	unsigned int i;
-	bool left;
-
 	rcuvet_covers(test, "synchronize_rcu_tasks");
-	for (i = 0; i < reps; i++) {
-		tr_start(test, &r, K_TASKS, true, false);
-		synchronize_rcu_tasks();
-		left = READ_ONCE(r.left);
-		tr_finish(&r);
-		KUNIT_EXPECT_TRUE_MSG(test, left,
-				      "rep %u: synchronize_rcu_tasks() returned before the task switched voluntarily",
-				      i);
-		kunit_info(test, "rep %u: reader switched out %u times inside",
-			   i, r.preemptions);
-		if (the_mutant != M_EARLY_EXIT)
-			KUNIT_EXPECT_GT_MSG(test, r.preemptions, 0,
-					    "rep %u: the reader was never switched out inside",
-					    i);
-	}
+	tr_waits_for_reader(test, K_TASKS, true, synchronize_rcu_tasks,
+			    "synchronize_rcu_tasks() returned before the task switched voluntarily");
 }
 
 /*
@@ -332,25 +491,32 @@ static void synchronize_rcu_tasks_waits_for_voluntary_switch(struct kunit *test)
  */
 static void synchronize_rcu_tasks_is_not_synchronize_rcu(struct kunit *test)
 {
-	struct tr_reader r;
+	enum rcuvet_gpw_verdict v;
 	bool left_rcu, left_tasks;
-	unsigned int i;
+	struct tr_reader r;
+	unsigned int i, try;
 
 	rcuvet_covers(test, "synchronize_rcu_tasks synchronize_rcu");
 	for (i = 0; i < reps; i++) {
-		tr_start(test, &r, K_TASKS_RCU, false, false);
-		synchronize_rcu();
-		left_rcu = READ_ONCE(r.left);
-		WRITE_ONCE(r.rcu_returned, true);
-		synchronize_rcu_tasks();
-		left_tasks = READ_ONCE(r.left);
-		tr_finish(&r);
-		KUNIT_EXPECT_FALSE_MSG(test, left_rcu,
-				       "rep %u: synchronize_rcu() waited for a task looping in the kernel",
-				       i);
-		KUNIT_EXPECT_TRUE_MSG(test, left_tasks,
-				      "rep %u: synchronize_rcu_tasks() returned while the task was looping",
-				      i);
+		for (try = 1; ; try++) {
+			tr_start(test, &r, K_TASKS_RCU, false, false);
+			synchronize_rcu();
+			left_rcu = READ_ONCE(r.left);
+			rcuvet_gpw_arm(&r.w);	/* for synchronize_rcu_tasks() */
+			WRITE_ONCE(r.rcu_returned, true);
+			synchronize_rcu_tasks();
+			left_tasks = READ_ONCE(r.left);
+			tr_finish(&r);
+			KUNIT_EXPECT_FALSE_MSG(test, left_rcu,
+					       "rep %u: synchronize_rcu() waited for a task looping in the kernel",
+					       i);
+			v = tr_judge(test, &r.w, left_tasks, i, try,
+				     "synchronize_rcu_tasks() returned");
+			if (v != RCUVET_GPW_INCONCLUSIVE)
+				break;
+		}
+		if (v == RCUVET_GPW_FAIL || left_rcu)
+			break;
 	}
 }
 
@@ -373,57 +539,88 @@ static void cond_resched_tasks_rcu_qs_is_quiescent(struct kunit *test)
 	}
 }
 
-/* A call_rcu_tasks() callback runs after the task switched voluntarily. */
+/* Move the test to @cpu (callbacks and barriers issued from there). */
+static void tr_move_to(struct kunit *test, int cpu)
+{
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
+	KUNIT_ASSERT_EQ(test, raw_smp_processor_id(), cpu);
+}
+
+static const int barrier_cpus[] = { RCUVET_UPDATER_CPU, RCUVET_READER_CPU };
+
+static void barrier_cpu_desc(const int *cpu, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "barrier_on_cpu%d", *cpu);
+}
+
+KUNIT_ARRAY_PARAM(barrier_cpu, barrier_cpus, barrier_cpu_desc);
+
+/*
+ * One callback queued from each CPU while a reader of @kind is inside,
+ * then @barrier_fn on the CPU the parameter names: both callbacks must have
+ * run, each after the reader left.
+ */
+static void tr_callbacks(struct kunit *test, enum tr_kind kind,
+			 void (*call)(struct rcu_head *rh, rcu_callback_t fn),
+			 void (*barrier_fn)(void), const char *what)
+{
+	int bcpu = *(const int *)test->param_value;
+	enum rcuvet_gpw_verdict v;
+	struct tr_reader r;
+	unsigned int i, try;
+	struct tr_cb cb[2];
+	bool ran;
+
+	for (i = 0; i < reps; i++) {
+		for (try = 1; ; try++) {
+			tr_cb_init(&cb[0], &r);
+			tr_cb_init(&cb[1], &r);
+			tr_start(test, &r, kind, false, true);
+			call(&cb[0].rh, tr_cb);
+			tr_move_to(test, RCUVET_READER_CPU);
+			call(&cb[1].rh, tr_cb);
+			tr_move_to(test, bcpu);
+			if (the_mutant != M_NO_BARRIER)
+				barrier_fn();
+			ran = READ_ONCE(cb[0].ran) && READ_ONCE(cb[1].ran);
+			tr_move_to(test, RCUVET_UPDATER_CPU);
+			tr_finish(&r);
+			barrier_fn();	/* cb[] dies with this frame */
+			destroy_rcu_head_on_stack(&cb[0].rh);
+			destroy_rcu_head_on_stack(&cb[1].rh);
+			KUNIT_EXPECT_TRUE_MSG(test, ran,
+					      "rep %u: the barrier on CPU %d returned before the callbacks ran (CPU 0's %d, CPU 1's %d)",
+					      i, bcpu, cb[0].ran, cb[1].ran);
+			v = tr_judge(test, &r.w, cb[0].saw_left && cb[1].saw_left, i, try, what);
+			if (v != RCUVET_GPW_INCONCLUSIVE)
+				break;
+		}
+		if (v == RCUVET_GPW_FAIL || !ran)
+			break;
+	}
+}
+
+/* call_rcu_tasks() callbacks run after the task switched voluntarily. */
 static void call_rcu_tasks_runs_after_voluntary_switch(struct kunit *test)
 {
-	struct tr_reader r;
-	bool ran, saw_left;
-	unsigned int i;
-
 	rcuvet_covers(test, "call_rcu_tasks rcu_barrier_tasks");
-	for (i = 0; i < reps; i++) {
-		init_rcu_head_on_stack(&r.rh);
-		tr_start(test, &r, K_TASKS, false, true);
-		call_rcu_tasks(&r.rh, tr_cb);
-		if (the_mutant != M_NO_BARRIER)
-			rcu_barrier_tasks();
-		ran = READ_ONCE(r.cb_ran);
-		saw_left = r.cb_saw_left;
-		tr_finish(&r);
-		rcu_barrier_tasks();	/* r.rh dies with this frame */
-		destroy_rcu_head_on_stack(&r.rh);
-		KUNIT_EXPECT_TRUE_MSG(test, ran,
-				      "rep %u: rcu_barrier_tasks() returned before the callback ran",
-				      i);
-		KUNIT_EXPECT_TRUE_MSG(test, saw_left,
-				      "rep %u: the callback ran before the task switched voluntarily",
-				      i);
-	}
+	tr_callbacks(test, K_TASKS, call_rcu_tasks, rcu_barrier_tasks,
+		     "a call_rcu_tasks() callback ran");
 }
 
 /* synchronize_rcu_tasks_rude() waits for a preempt-disabled region. */
 static void synchronize_rcu_tasks_rude_waits_for_preempt_disabled(struct kunit *test)
 {
-	struct tr_reader r;
-	unsigned int i;
-	bool left;
-
 	rcuvet_covers(test, "synchronize_rcu_tasks_rude");
-	for (i = 0; i < reps; i++) {
-		tr_start(test, &r, K_RUDE, false, false);
-		synchronize_rcu_tasks_rude();
-		left = READ_ONCE(r.left);
-		tr_finish(&r);
-		KUNIT_EXPECT_TRUE_MSG(test, left,
-				      "rep %u: synchronize_rcu_tasks_rude() returned inside a preempt-disabled region",
-				      i);
-	}
+	tr_waits_for_reader(test, K_RUDE, false, synchronize_rcu_tasks_rude,
+			    "synchronize_rcu_tasks_rude() returned");
 }
 
 /*
  * 6.12: synchronize_rcu_tasks_rude() is exported, call_rcu_tasks_rude() is
  * static and rcu_barrier_tasks_rude() is gone.  The lookup that finds the
  * first (and the other flavors' call_rcu) must find neither of the others.
+ * This checks the API's shape, not a grace period: it covers nothing.
  */
 static void rude_api_is_synchronize_only(struct kunit *test)
 {
@@ -437,7 +634,6 @@ static void rude_api_is_synchronize_only(struct kunit *test)
 	unsigned int i;
 	void *sym;
 
-	rcuvet_covers(test, "synchronize_rcu_tasks_rude");
 	for (i = 0; i < ARRAY_SIZE(present); i++) {
 		sym = __symbol_get(present[i]);
 		KUNIT_EXPECT_NOT_NULL_MSG(test, sym, "%s is not exported", present[i]);
@@ -460,21 +656,25 @@ static bool tr_lockdep_on(void)
 /* synchronize_rcu_tasks_trace() waits for a reader that sleeps inside. */
 static void synchronize_rcu_tasks_trace_waits_for_sleeping_reader(struct kunit *test)
 {
-	struct tr_reader r;
+	enum rcuvet_gpw_verdict v;
 	bool left, held_here;
-	unsigned int i;
+	struct tr_reader r;
+	unsigned int i, try;
 
 	rcuvet_covers(test,
 		      "rcu_read_lock_trace rcu_read_unlock_trace synchronize_rcu_tasks_trace rcu_read_lock_trace_held");
 	for (i = 0; i < reps; i++) {
-		tr_start(test, &r, K_TRACE, false, false);
-		held_here = rcu_read_lock_trace_held();
-		synchronize_rcu_tasks_trace();
-		left = READ_ONCE(r.left);
-		tr_finish(&r);
-		KUNIT_EXPECT_TRUE_MSG(test, left,
-				      "rep %u: synchronize_rcu_tasks_trace() returned inside a reader",
-				      i);
+		for (try = 1; ; try++) {
+			tr_start(test, &r, K_TRACE, false, false);
+			held_here = rcu_read_lock_trace_held();
+			synchronize_rcu_tasks_trace();
+			left = READ_ONCE(r.left);
+			tr_finish(&r);
+			v = tr_judge(test, &r.w, left, i, try,
+				     "synchronize_rcu_tasks_trace() returned");
+			if (v != RCUVET_GPW_INCONCLUSIVE)
+				break;
+		}
 		if (tr_lockdep_on()) {
 			KUNIT_EXPECT_TRUE_MSG(test, r.held,
 					      "rep %u: rcu_read_lock_trace_held() false in the reader",
@@ -483,34 +683,80 @@ static void synchronize_rcu_tasks_trace_waits_for_sleeping_reader(struct kunit *
 					       "rep %u: rcu_read_lock_trace_held() true in the updater",
 					       i);
 		}
+		if (v == RCUVET_GPW_FAIL)
+			break;
 	}
 }
 
-/* A call_rcu_tasks_trace() callback runs after the reader left. */
+/* call_rcu_tasks_trace() callbacks run after the reader left. */
 static void call_rcu_tasks_trace_runs_after_reader(struct kunit *test)
 {
-	struct tr_reader r;
-	bool ran, saw_left;
-	unsigned int i;
-
 	rcuvet_covers(test,
 		      "call_rcu_tasks_trace rcu_barrier_tasks_trace rcu_read_lock_trace rcu_read_unlock_trace");
+	tr_callbacks(test, K_TRACE, call_rcu_tasks_trace, rcu_barrier_tasks_trace,
+		     "a call_rcu_tasks_trace() callback ran");
+}
+
+/* Wait (at most wait_ms) until the Tasks Trace grace period marked @t a reader. */
+static bool tr_marked_reader(struct task_struct *t)
+{
+	unsigned long deadline = jiffies + msecs_to_jiffies(wait_ms);
+
+	while (!(READ_ONCE(t->trc_reader_special.b.need_qs) & TRC_NEED_QS)) {
+		if (time_after(jiffies, deadline))
+			return false;
+		schedule_timeout_uninterruptible(1);
+	}
+	return true;
+}
+
+/*
+ * A Tasks Trace grace period is in progress, held up by reader r1, and
+ * has already inspected r1 (marked it TRC_NEED_QS), so it is past the scan
+ * that finds its readers; r2 enters after that, so that grace period does
+ * not wait for it, and a callback is queued.  The callback needs the next
+ * grace period, which waits for r2: it must not run once the current one
+ * ends, while r2 is still inside.
+ */
+static void call_rcu_tasks_trace_mid_grace_period_waits_for_new_reader(struct kunit *test)
+{
+	bool ran, marked, gp1_running;
+	struct tr_reader r1, r2;
+	enum rcuvet_gpw_verdict v;
+	unsigned int i, try;
+	struct tr_cb cb[2];
+
+	rcuvet_covers(test, "call_rcu_tasks_trace rcu_barrier_tasks_trace");
 	for (i = 0; i < reps; i++) {
-		init_rcu_head_on_stack(&r.rh);
-		tr_start(test, &r, K_TRACE, false, true);
-		call_rcu_tasks_trace(&r.rh, tr_cb);
-		if (the_mutant != M_NO_BARRIER)
-			rcu_barrier_tasks_trace();
-		ran = READ_ONCE(r.cb_ran);
-		saw_left = r.cb_saw_left;
-		tr_finish(&r);
-		rcu_barrier_tasks_trace();	/* r.rh dies with this frame */
-		destroy_rcu_head_on_stack(&r.rh);
-		KUNIT_EXPECT_TRUE_MSG(test, ran,
-				      "rep %u: rcu_barrier_tasks_trace() returned before the callback ran",
-				      i);
-		KUNIT_EXPECT_TRUE_MSG(test, saw_left,
-				      "rep %u: the callback ran inside the reader", i);
+		for (try = 1; ; try++) {
+			tr_cb_init(&cb[0], &r1);
+			tr_cb_init(&cb[1], &r2);
+			tr_start(test, &r1, K_TRACE, false, true);
+			call_rcu_tasks_trace(&cb[0].rh, tr_cb);
+			marked = the_mutant != M_NONE || tr_marked_reader(r1.task);
+			tr_start(test, &r2, K_TRACE, false, true);
+			call_rcu_tasks_trace(&cb[1].rh, tr_cb);
+			gp1_running = !rcuvet_seq_done(tr_seq_trace(NULL), r1.w.snap);
+			if (the_mutant != M_NO_BARRIER)
+				rcu_barrier_tasks_trace();
+			ran = READ_ONCE(cb[0].ran) && READ_ONCE(cb[1].ran);
+			tr_finish(&r1);
+			tr_finish(&r2);
+			rcu_barrier_tasks_trace();	/* cb[] dies with this frame */
+			destroy_rcu_head_on_stack(&cb[0].rh);
+			destroy_rcu_head_on_stack(&cb[1].rh);
+			KUNIT_EXPECT_TRUE_MSG(test, ran,
+					      "rep %u: rcu_barrier_tasks_trace() returned before the callbacks ran",
+					      i);
+			if (!marked || !gp1_running)
+				r2.w.witnessed = false;	/* r2 did not enter mid-GP: retry */
+			v = tr_judge(test, &r2.w, cb[1].saw_left, i, try,
+				     "a callback queued during a grace period ran");
+			if (v != RCUVET_GPW_INCONCLUSIVE)
+				break;
+		}
+		if (v == RCUVET_GPW_FAIL || !ran)
+			break;
 	}
 }
 
@@ -535,11 +781,14 @@ static struct kunit_case tr_cases[] = {
 	KUNIT_CASE_SLOW(synchronize_rcu_tasks_waits_for_voluntary_switch),
 	KUNIT_CASE_SLOW(synchronize_rcu_tasks_is_not_synchronize_rcu),
 	KUNIT_CASE_SLOW(cond_resched_tasks_rcu_qs_is_quiescent),
-	KUNIT_CASE_SLOW(call_rcu_tasks_runs_after_voluntary_switch),
+	KUNIT_CASE_PARAM_ATTR(call_rcu_tasks_runs_after_voluntary_switch, barrier_cpu_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_SLOW(synchronize_rcu_tasks_rude_waits_for_preempt_disabled),
 	KUNIT_CASE(rude_api_is_synchronize_only),
 	KUNIT_CASE_SLOW(synchronize_rcu_tasks_trace_waits_for_sleeping_reader),
-	KUNIT_CASE_SLOW(call_rcu_tasks_trace_runs_after_reader),
+	KUNIT_CASE_PARAM_ATTR(call_rcu_tasks_trace_runs_after_reader, barrier_cpu_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE_SLOW(call_rcu_tasks_trace_mid_grace_period_waits_for_new_reader),
 	KUNIT_CASE(rcu_read_lock_trace_held_tracks_nesting),
 	{}
 };

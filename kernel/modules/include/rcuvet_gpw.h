@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rcuvet_gpw.h: a grace-period witness, so that a waits-for-reader pair
+ * passes only if the reader was demonstrably inside while the grace
+ * period it holds up was in progress, for at least a margin.
+ *
+ * The evidence is the flavor's grace-period sequence number (SRCU's
+ * ->srcu_gp_seq, rcu_tasks*_get_gp_data()): the counter in its upper
+ * bits, a nonzero state in its low two bits while a grace period runs.
+ * Once the reader is inside, the updater arms the witness with the
+ * sequence number a grace period that starts from now on will end at
+ * (rcu_seq_snap(), taken before it calls the primitive); such a grace
+ * period began after the reader entered, so it must wait for it.  Each
+ * time the reader looks (rcuvet_gpw_may_leave(), from inside its
+ * section) it reads the sequence number; it leaves only once it has
+ * seen that grace period in progress and stayed inside margin_ms more,
+ * and then checks that the grace period has still not ended.  It never
+ * has to win a race: a correct kernel cannot end that grace period
+ * while the reader is inside, whatever the host's speed.
+ *
+ * The verdict (rcuvet_gpw_verdict()), after the updater read "left" the
+ * instant its primitive returned and the reader is done:
+ *   fail          the primitive returned inside, or the grace period
+ *                 ended inside (the sequence number said so);
+ *   inconclusive  the reader gave up (max_ms) without having seen the
+ *                 grace period in progress for the margin: the caller
+ *                 retries (RCUVET_GPW_TRIES) and then fails, never
+ *                 passes;
+ *   pass          otherwise.
+ * A grace period that wrongly ends after less than margin_ms (a kernel
+ * that reports quiescent states too early) is caught: the reader is
+ * still inside, by construction, when it ends.
+ */
+#ifndef _RCUVET_GPW_H
+#define _RCUVET_GPW_H
+
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
+#include <linux/rcupdate.h>
+#include <linux/types.h>
+
+/* kernel/rcu/rcu.h's sequence-number layout, which modules cannot include */
+#define RCUVET_SEQ_STATE_MASK	3UL
+
+#define RCUVET_GPW_TRIES	3
+
+/*
+ * The Tasks flavors' sequence numbers and grace-period kthread: exported
+ * by kernel/rcu/tasks.h, declared only in kernel/rcu/rcu.h.
+ */
+struct task_struct *get_rcu_tasks_gp_kthread(void);
+void rcu_tasks_get_gp_data(int *flags, unsigned long *gp_seq);
+void rcu_tasks_rude_get_gp_data(int *flags, unsigned long *gp_seq);
+void rcu_tasks_trace_get_gp_data(int *flags, unsigned long *gp_seq);
+
+static inline unsigned long rcuvet_seq_snap(unsigned long s)
+{
+	return (s + 2 * RCUVET_SEQ_STATE_MASK + 1) & ~RCUVET_SEQ_STATE_MASK;
+}
+
+/* The grace period that ends at @snap (or a later one) has begun. */
+static inline bool rcuvet_seq_started(unsigned long cur, unsigned long snap)
+{
+	return ULONG_CMP_GE(cur, snap - RCUVET_SEQ_STATE_MASK);
+}
+
+static inline bool rcuvet_seq_done(unsigned long cur, unsigned long snap)
+{
+	return ULONG_CMP_GE(cur, snap);
+}
+
+struct rcuvet_gpw {
+	unsigned long (*seq)(void *arg);	/* the flavor's gp sequence */
+	void *arg;
+	/*
+	 * Optional: more evidence the flavor needs before the reader may
+	 * leave, asked at each look once the grace period was seen; it sets
+	 * ->why (and the pair fails) if what it sees is a kernel bug.
+	 */
+	bool (*extra)(struct rcuvet_gpw *w);
+	unsigned int margin_ms, max_ms;
+	unsigned long snap;
+	bool armed;
+	unsigned long deadline;			/* jiffies */
+	u64 seen_ns;				/* 0: not seen in progress yet */
+	/* outcome, for the updater once the reader is done */
+	bool witnessed;
+	bool ended_inside;
+	const char *why;			/* the reader's own objection */
+};
+
+enum rcuvet_gpw_verdict { RCUVET_GPW_PASS, RCUVET_GPW_FAIL, RCUVET_GPW_INCONCLUSIVE };
+
+static inline void rcuvet_gpw_init(struct rcuvet_gpw *w,
+				   unsigned long (*seq)(void *arg), void *arg,
+				   unsigned int margin_ms, unsigned int max_ms)
+{
+	*w = (struct rcuvet_gpw){ .seq = seq, .arg = arg,
+				  .margin_ms = margin_ms, .max_ms = max_ms };
+}
+
+/* The updater, with the reader inside, right before the primitive. */
+static inline void rcuvet_gpw_arm(struct rcuvet_gpw *w)
+{
+	w->snap = rcuvet_seq_snap(w->seq(w->arg));
+	w->deadline = jiffies + msecs_to_jiffies(w->max_ms);
+	/* Pairs with rcuvet_gpw_may_leave(): ->snap before ->armed. */
+	smp_store_release(&w->armed, true);
+}
+
+/*
+ * The reader, inside, at each look: may it leave now?  @released: the
+ * updater's wait returned (then the reader must go, its "left" has been
+ * read).  A grace period seen ending while the reader is inside keeps
+ * the reader inside until then, so that the updater finds it inside.
+ */
+static inline bool rcuvet_gpw_may_leave(struct rcuvet_gpw *w, bool released)
+{
+	unsigned long cur;
+
+	if (released)
+		return true;
+	/* Pairs with rcuvet_gpw_arm(). */
+	if (!smp_load_acquire(&w->armed))
+		return false;
+	cur = w->seq(w->arg);
+	if (w->ended_inside || w->why)
+		return time_after(jiffies, w->deadline);
+	if (rcuvet_seq_done(cur, w->snap)) {
+		/* It began after the reader entered: it must not end yet. */
+		w->ended_inside = true;
+		return false;
+	}
+	if (!w->seen_ns && rcuvet_seq_started(cur, w->snap))
+		w->seen_ns = ktime_get_ns();
+	/* ->extra() looks at every look once the grace period is seen. */
+	if (w->seen_ns && (!w->extra || w->extra(w)) &&
+	    ktime_get_ns() - w->seen_ns >= (u64)w->margin_ms * NSEC_PER_MSEC) {
+		/* The last look from inside. */
+		cur = w->seq(w->arg);
+		if (rcuvet_seq_done(cur, w->snap)) {
+			w->ended_inside = true;
+			return false;
+		}
+		w->witnessed = true;
+		return true;
+	}
+	return time_after(jiffies, w->deadline);
+}
+
+/* @left: the reader had left when the primitive returned. */
+static inline enum rcuvet_gpw_verdict
+rcuvet_gpw_verdict(const struct rcuvet_gpw *w, bool left)
+{
+	if (!left || w->ended_inside || w->why)
+		return RCUVET_GPW_FAIL;
+	return w->witnessed ? RCUVET_GPW_PASS : RCUVET_GPW_INCONCLUSIVE;
+}
+
+#endif /* _RCUVET_GPW_H */
