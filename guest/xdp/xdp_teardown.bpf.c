@@ -578,7 +578,8 @@ static __always_inline int cpu_to_cm2(struct xt_pkt *p, __u32 key)
 
 /*
  * cpu_slow: cpu_redir (or, with cfg.cm2_key set, a redirect into that
- * cm2 entry), then cfg.burn_ns spent before returning.  The
+ * cm2 entry; with cfg.cpu_dmh, into DEVMAP_HASH instead of DEVMAP), then
+ * cfg.burn_ns spent before returning.  The
  * cpumap kthread runs its program under rcu_read_lock_bh() only
  * (cpu_map_bpf_prog_run()); bpf_redirect_map() leaves the devmap entry it
  * looked up (__dev_map_lookup_elem()) in bpf_redirect_info, and only after
@@ -605,6 +606,9 @@ int cpu_slow(struct xdp_md *ctx)
 		/* the same for a cpumap entry: __cpu_map_lookup_elem(),
 		 * then cpu_map_enqueue() */
 		act = cpu_to_cm2(p, rd(&cfg.cm2_key) - 1);
+	else if (rd(&cfg.cpu_dmh))
+		/* the same through a DEVMAP_HASH: __dev_map_hash_lookup_elem() */
+		act = cpu_to(&dmh, p, XT_DMH_BASE + n);
 	else
 		act = cpu_to(&dm, p, n);
 	if (act == XDP_REDIRECT) {

@@ -64,6 +64,7 @@ struct xt_cfg {
 	unsigned int cm_key;			/* CPUMAP key: cm_key - 1 always, if set */
 	unsigned int burn_ns;			/* cpu_slow: time spent after its redirect */
 	unsigned int cm2_key;			/* cpu_slow: into cm2 key cm2_key - 1, if set */
+	unsigned int cpu_dmh;			/* cpu_slow: into DEVMAP_HASH, not DEVMAP */
 };
 
 /* Per-CPU counters: index of the "cnt" PERCPU_ARRAY. */

@@ -26,6 +26,28 @@
  * kfree_rcu() of all its objects, a reader still inside, and checks that
  * it returned only after the reader left, without a splat.
  *
+ * Frees on the other CPU: every barrier and destroy case also runs with the
+ * frees queued on the reader's CPU (CPU 1: smp_call_function_single() for
+ * the kinds with an rcu_head, a kthread bound there for the headless ones),
+ * while kvfree_rcu_barrier() or kmem_cache_destroy() runs on CPU 0, so that
+ * a barrier that flushes only its own CPU's queue is caught.  The headless
+ * kinds need a preemptible kernel there (the freer must run on CPU 1 while
+ * the reader spins inside its section): skipped otherwise.
+ *
+ * Vacuity: a "waited for the reader" pass counts only if the reader was
+ * demonstrably inside while the primitive ran, for at least half of
+ * hold_ms: the reader stamps the time it left (ktime_get_ns(), the last
+ * thing inside), the updater the time it called the primitive.  A pair in
+ * which the reader left earlier (the updater was delayed on its way to the
+ * call) is inconclusive: tried again, up to three times, then failed,
+ * never passed.
+ *
+ * Batches: kfree_rcu() of more objects than a bulk page holds makes the
+ * kvfree_rcu monitor queue the batch after one jiffy instead of
+ * KFREE_DRAIN_JIFFIES (5 s).  kfree_rcu_batch_waits_for_reader watches for
+ * a second, its reader held inside until it has looked, that no object is
+ * freed: a batch handed to the reclaim work without a grace period is.
+ *
  * Negative controls (mutant=NAME):
  *  kfree_now   frees with kfree()/kmem_cache_free()/vfree() at once, the
  *              reader still inside: every case fails, and KASAN reports the
@@ -43,11 +65,16 @@
 #include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/kasan.h>
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
 #include <linux/kthread.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/preempt.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
@@ -67,6 +94,9 @@ module_param(reps, uint, 0444);
 MODULE_PARM_DESC(reps, "Repetitions of each case");
 
 #define KF_MAX_OBJS 16
+#define KF_TRIES 3		/* attempts at a conclusive pair */
+#define KF_BATCH 1024		/* more than a bulk page's KVFREE_BULK_MAX_ENTR */
+#define KF_BATCH_WATCH_MS 1000	/* how long the batch case watches */
 static unsigned int objs = 4;
 module_param(objs, uint, 0444);
 MODULE_PARM_DESC(objs, "Objects freed per repetition (at most 16)");
@@ -92,17 +122,31 @@ enum kf_kind {
 
 struct kf_param {
 	enum kf_kind kind;
+	bool remote;		/* frees queued on the reader's CPU */
 	const char *name;
 	const char *covers;
 };
 
 static const struct kf_param kf_params[] = {
-	{ KF_KMALLOC, "kmalloc_kfree_rcu", "kfree_rcu kvfree_rcu_barrier" },
-	{ KF_CACHE, "kmem_cache_kfree_rcu", "kfree_rcu kvfree_rcu_barrier" },
-	{ KF_MIGHTSLEEP, "kmalloc_kfree_rcu_mightsleep",
+	{ KF_KMALLOC, false, "kmalloc_kfree_rcu",
+	  "kfree_rcu kvfree_rcu_barrier" },
+	{ KF_CACHE, false, "kmem_cache_kfree_rcu",
+	  "kfree_rcu kvfree_rcu_barrier" },
+	{ KF_MIGHTSLEEP, false, "kmalloc_kfree_rcu_mightsleep",
 	  "kfree_rcu_mightsleep kvfree_rcu_barrier" },
-	{ KF_VMALLOC, "vmalloc_kvfree_rcu", "kvfree_rcu kvfree_rcu_barrier" },
-	{ KF_VMALLOC_MIGHTSLEEP, "vmalloc_kvfree_rcu_mightsleep",
+	{ KF_VMALLOC, false, "vmalloc_kvfree_rcu",
+	  "kvfree_rcu kvfree_rcu_barrier" },
+	{ KF_VMALLOC_MIGHTSLEEP, false, "vmalloc_kvfree_rcu_mightsleep",
+	  "kvfree_rcu_mightsleep kvfree_rcu_barrier" },
+	{ KF_KMALLOC, true, "kmalloc_kfree_rcu_remote",
+	  "kfree_rcu kvfree_rcu_barrier" },
+	{ KF_CACHE, true, "kmem_cache_kfree_rcu_remote",
+	  "kfree_rcu kvfree_rcu_barrier" },
+	{ KF_MIGHTSLEEP, true, "kmalloc_kfree_rcu_mightsleep_remote",
+	  "kfree_rcu_mightsleep kvfree_rcu_barrier" },
+	{ KF_VMALLOC, true, "vmalloc_kvfree_rcu_remote",
+	  "kvfree_rcu kvfree_rcu_barrier" },
+	{ KF_VMALLOC_MIGHTSLEEP, true, "vmalloc_kvfree_rcu_mightsleep_remote",
 	  "kvfree_rcu_mightsleep kvfree_rcu_barrier" },
 };
 
@@ -118,12 +162,18 @@ static bool kf_vmalloced(enum kf_kind kind)
 	return kind == KF_VMALLOC || kind == KF_VMALLOC_MIGHTSLEEP;
 }
 
+static bool kf_headless(enum kf_kind kind)
+{
+	return kind == KF_MIGHTSLEEP || kind == KF_VMALLOC_MIGHTSLEEP;
+}
+
 struct kf_reader {
 	struct completion inside, done;
 	struct kf_obj __rcu *slot[KF_MAX_OBJS];
 	unsigned int n;
 	bool vmalloced;
 	bool left;		/* the last thing the reader does inside */
+	u64 t_left;		/* ktime_get_ns() just before "left" */
 	bool handed;		/* the updater has queued the frees */
 	bool looked;		/* the updater has read "left" */
 	bool until_looked;	/* hold until then, not for hold_ms */
@@ -141,9 +191,11 @@ static int kf_reader_fn(void *arg)
 	for (i = 0; i < r->n; i++)
 		p[i] = rcu_dereference(r->slot[i]);
 	complete(&r->inside);
+	/* pairs with rcuvet_signal(): the frees were queued before */
 	while (!smp_load_acquire(&r->handed))
 		mdelay(1);
 	if (r->until_looked) {
+		/* pairs with rcuvet_signal() after the updater looked */
 		while (!smp_load_acquire(&r->looked))
 			mdelay(1);
 	} else {
@@ -161,7 +213,9 @@ static int kf_reader_fn(void *arg)
 			bad++;
 	}
 	r->bad = bad;
-	WRITE_ONCE(r->left, true);
+	r->t_left = ktime_get_ns();
+	/* t_left and bad before left: pairs with smp_load_acquire() */
+	smp_store_release(&r->left, true);
 	rcu_read_unlock();
 	kthread_complete_and_exit(&r->done, 0);
 }
@@ -261,6 +315,7 @@ static void kf_start(struct kunit *test, struct kf_reader *r,
 	r->n = objs;
 	r->vmalloced = kf_vmalloced(kind);
 	r->left = false;
+	r->t_left = 0;
 	r->handed = false;
 	r->looked = false;
 	r->until_looked = until_looked;
@@ -279,6 +334,83 @@ static void kf_start(struct kunit *test, struct kf_reader *r,
 		RCU_INIT_POINTER(r->slot[i], NULL);
 }
 
+/* A set of frees, queued on the updater's CPU or on the reader's. */
+struct kf_frees {
+	enum kf_kind kind;
+	struct kmem_cache *cache;
+	struct kf_obj **p;
+	unsigned int n;
+	bool leak_first;	/* mutant=leak_one: never free p[0] */
+	int cpu;		/* where they were queued */
+	struct completion done;
+};
+
+static void kf_free_all(void *arg)
+{
+	struct kf_frees *f = arg;
+	unsigned int i;
+
+	f->cpu = raw_smp_processor_id();
+	for (i = f->leak_first; i < f->n; i++)
+		kf_free(f->kind, f->cache, f->p[i]);
+}
+
+static int kf_freer_fn(void *arg)
+{
+	struct kf_frees *f = arg;
+
+	kf_free_all(f);
+	kthread_complete_and_exit(&f->done, 0);
+}
+
+/*
+ * Can the frees of this kind be queued on the reader's CPU while the
+ * reader spins inside its section there?  The headless kinds might sleep:
+ * their freer is a kthread bound to that CPU, which runs only if the
+ * reader can be preempted.
+ */
+static bool kf_remote_possible(enum kf_kind kind)
+{
+	return !kf_headless(kind) || preempt_model_preemptible();
+}
+
+/*
+ * Queue the frees here (CPU 0), or on the reader's CPU: from an IPI for
+ * the kinds with an rcu_head (kfree_rcu() and kvfree_rcu() with one may
+ * be called with interrupts off), from a kthread bound there for the
+ * headless ones.  Never asserts: the reader inside waits for the updater.
+ */
+static void kf_queue_frees(struct kunit *test, struct kf_frees *f, bool remote)
+{
+	struct task_struct *t;
+	int err;
+
+	f->cpu = -1;
+	if (!remote) {
+		kf_free_all(f);
+		return;
+	}
+	if (!kf_headless(f->kind)) {
+		err = smp_call_function_single(RCUVET_READER_CPU, kf_free_all,
+					       f, 1);
+		KUNIT_EXPECT_EQ(test, err, 0);
+		if (err)
+			kf_free_all(f);
+		return;
+	}
+	init_completion(&f->done);
+	t = kthread_run_on_cpu(kf_freer_fn, f, RCUVET_READER_CPU,
+			       "rcuvet_kfree_freer/%u");
+	KUNIT_EXPECT_FALSE(test, IS_ERR(t));
+	if (IS_ERR(t))
+		kf_free_all(f);
+	else
+		wait_for_completion(&f->done);
+	KUNIT_EXPECT_EQ_MSG(test, f->cpu, RCUVET_READER_CPU,
+			    "the frees were queued on CPU %d, not on the reader's",
+			    f->cpu);
+}
+
 /*
  * The frees are queued: no object may be freed yet, since the reader that
  * holds them waits inside for this call.  Then let it hold and leave.
@@ -294,24 +426,91 @@ static void kf_hand_over(struct kunit *test, struct kf_reader *r,
 	rcuvet_signal(&r->handed);
 }
 
+/*
+ * Read "left" once the primitive called at @t_call has returned.  The
+ * pair is conclusive if the reader was still inside then (a failure), or
+ * if it left at least hold_ms / 2 after the call: it was demonstrably
+ * inside while the primitive ran.  A reader that left sooner (the updater
+ * lost its CPU on the way to the call) proves nothing either way.
+ */
+static bool kf_read_left(struct kf_reader *r, u64 t_call, bool *conclusive)
+{
+	u64 margin = (u64)hold_ms * NSEC_PER_MSEC / 2;
+	/* pairs with the reader's smp_store_release(): t_left is set */
+	bool left = smp_load_acquire(&r->left);
+
+	*conclusive = !left || (s64)(r->t_left - t_call) >= (s64)margin;
+	return left;
+}
+
+static void kf_inconclusive(struct kunit *test, struct kf_reader *r,
+			    u64 t_call, const char *what, unsigned int rep)
+{
+	kunit_info(test, "rep %u: inconclusive, the reader left %lld us after %s was called (margin %u ms)",
+		   rep, div_s64((s64)(r->t_left - t_call), NSEC_PER_USEC), what,
+		   hold_ms / 2);
+}
+
 KUNIT_DEFINE_ACTION_WRAPPER(kf_destroy_cache, kmem_cache_destroy,
 			    struct kmem_cache *);
 
 /*
- * kfree_rcu() and friends free nothing while a pre-existing reader still
- * uses it, and everything once kvfree_rcu_barrier() returns.
+ * One pair of kfree_rcu_waits_for_reader: false if inconclusive.
+ */
+static bool kf_waits_once(struct kunit *test, const struct kf_param *param,
+			  struct kmem_cache *cache, unsigned int rep)
+{
+	enum kf_kind kind = param->kind;
+	struct kf_obj *p[KF_MAX_OBJS];
+	struct kf_frees f = { .kind = kind, .cache = cache, .p = p };
+	unsigned int freed;
+	struct kf_reader r;
+	bool left, conclusive;
+	u64 t_call;
+
+	kf_start(test, &r, kind, cache, p, the_mutant == M_NO_BARRIER);
+	f.n = r.n;
+	kf_queue_frees(test, &f, param->remote);
+	kf_hand_over(test, &r, kind, p, rep);
+	t_call = ktime_get_ns();
+	if (the_mutant != M_NO_BARRIER)
+		kvfree_rcu_barrier();
+	left = kf_read_left(&r, t_call, &conclusive);
+	freed = kf_count_freed(kind, p, r.n);
+	rcuvet_signal(&r.looked);
+	wait_for_completion(&r.done);
+	if (the_mutant == M_NO_BARRIER)
+		kvfree_rcu_barrier();
+	KUNIT_EXPECT_TRUE_MSG(test, left,
+			      "rep %u: kvfree_rcu_barrier() returned while the reader was inside (frees queued on CPU %d)",
+			      rep, f.cpu);
+	if (kf_sees_frees(kind))
+		KUNIT_EXPECT_EQ_MSG(test, freed, r.n,
+				    "rep %u: only %u of %u objects (queued on CPU %d) freed when kvfree_rcu_barrier() returned",
+				    rep, freed, r.n, f.cpu);
+	KUNIT_EXPECT_EQ_MSG(test, r.bad, 0,
+			    "rep %u: the reader lost %u of %u objects", rep,
+			    r.bad, r.n);
+	if (!conclusive)
+		kf_inconclusive(test, &r, t_call, "kvfree_rcu_barrier()", rep);
+	return conclusive;
+}
+
+/*
+ * kfree_rcu() and friends, queued on this CPU or on the reader's, free
+ * nothing while a pre-existing reader still uses it, and everything once
+ * kvfree_rcu_barrier() returns.
  */
 static void kfree_rcu_waits_for_reader(struct kunit *test)
 {
 	const struct kf_param *param = test->param_value;
 	enum kf_kind kind = param->kind;
-	struct kf_obj *p[KF_MAX_OBJS];
 	struct kmem_cache *cache = NULL;
-	unsigned int i, j, freed;
-	struct kf_reader r;
-	bool left;
+	unsigned int i, try;
 	int err;
 
+	if (param->remote && !kf_remote_possible(kind))
+		kunit_skip(test, "headless frees on the reader's CPU need a preemptible kernel");
 	rcuvet_covers(test, param->covers);
 	if (kind == KF_CACHE) {
 		cache = kmem_cache_create("rcuvet_kfree", sizeof(struct kf_obj),
@@ -323,28 +522,65 @@ static void kfree_rcu_waits_for_reader(struct kunit *test)
 	if (!kf_sees_frees(kind))
 		kunit_info(test, "no generic KASAN: frees are not observed");
 	for (i = 0; i < reps; i++) {
-		kf_start(test, &r, kind, cache, p, the_mutant == M_NO_BARRIER);
-		for (j = 0; j < r.n; j++)
-			kf_free(kind, cache, p[j]);
-		kf_hand_over(test, &r, kind, p, i);
-		if (the_mutant != M_NO_BARRIER)
-			kvfree_rcu_barrier();
-		left = READ_ONCE(r.left);
-		freed = kf_count_freed(kind, p, r.n);
-		rcuvet_signal(&r.looked);
-		wait_for_completion(&r.done);
-		if (the_mutant == M_NO_BARRIER)
-			kvfree_rcu_barrier();
-		KUNIT_EXPECT_TRUE_MSG(test, left,
-				      "rep %u: kvfree_rcu_barrier() returned while the reader was inside",
-				      i);
-		if (kf_sees_frees(kind))
-			KUNIT_EXPECT_EQ_MSG(test, freed, r.n,
-					    "rep %u: only %u of %u objects freed when kvfree_rcu_barrier() returned",
-					    i, freed, r.n);
-		KUNIT_EXPECT_EQ_MSG(test, r.bad, 0,
-				    "rep %u: the reader lost %u of %u objects", i,
-				    r.bad, r.n);
+		for (try = 1; try <= KF_TRIES; try++)
+			if (kf_waits_once(test, param, cache, i))
+				break;
+		if (try > KF_TRIES)
+			KUNIT_FAIL(test,
+				   "rep %u: inconclusive %u times: the reader was never shown inside while kvfree_rcu_barrier() ran",
+				   i, KF_TRIES);
+	}
+}
+
+/*
+ * One pair of the destroy case: false if inconclusive.
+ */
+static bool kf_destroy_once(struct kunit *test, bool remote, unsigned int rep)
+{
+	struct kf_obj *p[KF_MAX_OBJS];
+	struct kf_frees f = { .kind = KF_CACHE, .p = p };
+	struct kmem_cache *cache;
+	struct kf_reader r;
+	bool left, conclusive;
+	u64 t_call;
+
+	cache = kmem_cache_create(remote ? "rcuvet_kfree_destroy_remote" :
+				  "rcuvet_kfree_destroy",
+				  sizeof(struct kf_obj), 0, SLAB_NO_MERGE, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, cache);
+	kf_start(test, &r, KF_CACHE, cache, p, false);
+	f.cache = cache;
+	f.n = r.n;
+	f.leak_first = the_mutant == M_LEAK_ONE;
+	kf_queue_frees(test, &f, remote);
+	kf_hand_over(test, &r, KF_CACHE, p, rep);
+	t_call = ktime_get_ns();
+	kmem_cache_destroy(cache);
+	left = kf_read_left(&r, t_call, &conclusive);
+	wait_for_completion(&r.done);
+	KUNIT_EXPECT_TRUE_MSG(test, left,
+			      "rep %u: kmem_cache_destroy() returned while a reader used its objects (frees queued on CPU %d)",
+			      rep, f.cpu);
+	KUNIT_EXPECT_EQ_MSG(test, r.bad, 0,
+			    "rep %u: the reader lost %u of %u objects", rep,
+			    r.bad, r.n);
+	if (!conclusive)
+		kf_inconclusive(test, &r, t_call, "kmem_cache_destroy()", rep);
+	return conclusive;
+}
+
+static void kf_destroy_reps(struct kunit *test, bool remote)
+{
+	unsigned int i, try;
+
+	for (i = 0; i < reps; i++) {
+		for (try = 1; try <= KF_TRIES; try++)
+			if (kf_destroy_once(test, remote, i))
+				break;
+		if (try > KF_TRIES)
+			KUNIT_FAIL(test,
+				   "rep %u: inconclusive %u times: the reader was never shown inside while kmem_cache_destroy() ran",
+				   i, KF_TRIES);
 	}
 }
 
@@ -356,29 +592,83 @@ static void kfree_rcu_waits_for_reader(struct kunit *test)
  */
 static void kmem_cache_destroy_waits_for_kfree_rcu(struct kunit *test)
 {
-	struct kf_obj *p[KF_MAX_OBJS];
-	struct kmem_cache *cache;
+	rcuvet_covers(test, "kfree_rcu kmem_cache_destroy");
+	kf_destroy_reps(test, false);
+}
+
+/*
+ * The same with the kfree_rcu()s queued on the reader's CPU (an IPI) and
+ * kmem_cache_destroy() on CPU 0: its kvfree_rcu_barrier() must flush
+ * every CPU's queue, not only its own.
+ */
+static void kmem_cache_destroy_waits_for_remote_kfree_rcu(struct kunit *test)
+{
+	rcuvet_covers(test, "kfree_rcu kmem_cache_destroy");
+	kf_destroy_reps(test, true);
+}
+
+/*
+ * kfree_rcu() of KF_BATCH objects more than the reader holds: past a bulk
+ * page's worth (KVFREE_BULK_MAX_ENTR) the monitor runs after one jiffy and
+ * hands the batch to the reclaim work, which must wait for a grace period.
+ * The reader, which predates every kfree_rcu(), stays inside until the
+ * updater has watched for KF_BATCH_WATCH_MS that nothing was freed; after
+ * it left, kvfree_rcu_barrier() must free them all.
+ */
+static void kfree_rcu_batch_waits_for_reader(struct kunit *test)
+{
+	struct kf_obj *p[KF_MAX_OBJS], **extra;
+	unsigned int i, j, early, freed, all;
+	unsigned long end;
 	struct kf_reader r;
-	unsigned int i, j;
 	bool left;
 
-	rcuvet_covers(test, "kfree_rcu kmem_cache_destroy");
+	if (!kf_sees_frees(KF_KMALLOC))
+		kunit_skip(test, "needs generic KASAN to see the frees");
+	rcuvet_covers(test, "kfree_rcu kvfree_rcu_barrier");
+	extra = kunit_kmalloc_array(test, KF_BATCH, sizeof(*extra), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, extra);
 	for (i = 0; i < reps; i++) {
-		cache = kmem_cache_create("rcuvet_kfree_destroy",
-					  sizeof(struct kf_obj), 0,
-					  SLAB_NO_MERGE, NULL);
-		KUNIT_ASSERT_NOT_NULL(test, cache);
-		kf_start(test, &r, KF_CACHE, cache, p, false);
+		for (j = 0; j < KF_BATCH; j++) {
+			extra[j] = kmalloc(sizeof(*extra[j]), GFP_KERNEL);
+			if (!extra[j])
+				break;
+		}
+		if (j < KF_BATCH) {
+			while (j)
+				kfree(extra[--j]);
+			KUNIT_FAIL(test, "rep %u: out of memory", i);
+			return;
+		}
+		kf_start(test, &r, KF_KMALLOC, NULL, p, true);
 		for (j = 0; j < r.n; j++)
-			if (the_mutant != M_LEAK_ONE || j)
-				kf_free(KF_CACHE, cache, p[j]);
-		kf_hand_over(test, &r, KF_CACHE, p, i);
-		kmem_cache_destroy(cache);
-		left = READ_ONCE(r.left);
+			kf_free(KF_KMALLOC, NULL, p[j]);
+		for (j = 0; j < KF_BATCH; j++)
+			kf_free(KF_KMALLOC, NULL, extra[j]);
+		rcuvet_signal(&r.handed);
+		end = jiffies + msecs_to_jiffies(KF_BATCH_WATCH_MS);
+		do {
+			msleep(20);
+			early = kf_count_freed(KF_KMALLOC, p, r.n) +
+				kf_count_freed(KF_KMALLOC, extra, KF_BATCH);
+		} while (!early && time_before(jiffies, end));
+		/* pairs with the reader's smp_store_release() */
+		left = smp_load_acquire(&r.left);
+		rcuvet_signal(&r.looked);
 		wait_for_completion(&r.done);
-		KUNIT_EXPECT_TRUE_MSG(test, left,
-				      "rep %u: kmem_cache_destroy() returned while a reader used its objects",
-				      i);
+		kvfree_rcu_barrier();
+		freed = kf_count_freed(KF_KMALLOC, p, r.n) +
+			kf_count_freed(KF_KMALLOC, extra, KF_BATCH);
+		all = r.n + KF_BATCH;
+		KUNIT_EXPECT_FALSE_MSG(test, left,
+				       "rep %u: the reader left before it was told to",
+				       i);
+		KUNIT_EXPECT_EQ_MSG(test, early, 0,
+				    "rep %u: %u of %u objects freed while a reader that predates their kfree_rcu() was inside",
+				    i, early, all);
+		KUNIT_EXPECT_EQ_MSG(test, freed, all,
+				    "rep %u: only %u of %u objects freed when kvfree_rcu_barrier() returned",
+				    i, freed, all);
 		KUNIT_EXPECT_EQ_MSG(test, r.bad, 0,
 				    "rep %u: the reader lost %u of %u objects", i,
 				    r.bad, r.n);
@@ -412,6 +702,8 @@ static struct kunit_case kf_cases[] = {
 	KUNIT_CASE_PARAM_ATTR(kfree_rcu_waits_for_reader, kf_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_SLOW(kmem_cache_destroy_waits_for_kfree_rcu),
+	KUNIT_CASE_SLOW(kmem_cache_destroy_waits_for_remote_kfree_rcu),
+	KUNIT_CASE_SLOW(kfree_rcu_batch_waits_for_reader),
 	{}
 };
 
@@ -421,6 +713,7 @@ static struct kunit_suite kf_suite = {
 	.init = kf_init,
 	.test_cases = kf_cases,
 };
+
 kunit_test_suite(kf_suite);
 
 MODULE_DESCRIPTION("rcuvet: kfree_rcu(), kvfree_rcu() and kvfree_rcu_barrier()");
