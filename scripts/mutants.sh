@@ -70,8 +70,11 @@ for m in "${all[@]}"; do
 	DESCRIPTION="$(header "$dir/$m.patch" Subject | sed 's/^\[PATCH\] //')"
 	MUTANT_OF=$(header "$dir/$m.patch" Mutant-of)
 	MUTANT_PATCHES="mutants/$m.patch"
-	MUTANT_SCOPE=$(scope "$m")
 	EOT
+	# Only when not the default: the kernel mutants' profiles, and so
+	# their boot keys, stay as they were.
+	[ "$(scope "$m")" = kernel ] ||
+		echo "MUTANT_SCOPE=$(scope "$m")" >>"$BUILD/profiles/mutant-$m.profile"
 	"$RCUVET_ROOT/scripts/validate.sh" -p "mutant-$m" -P "$(header "$dir/$m.patch" Mutant-plan)"
 done
 
