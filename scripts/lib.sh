@@ -311,7 +311,14 @@ kernel_of() {
 	base=$(load_profile "$1" && printf '%s' "$MUTANT_OF")
 	[ -z "$base" ] || kernel_of "$base" || return 1
 	log=$(load_profile "$1" && printf '%s/build.log' "$KOBJ")
-	lock=$BUILD/locks/$(printf '%s' "$log" | sha1sum | cut -c1-16)
+	# A modules-scope mutant builds only its tree (its KOBJ is its
+	# base's): a lock of its own, or it would hold up its base's runs.
+	lock=$(load_profile "$1" && if [ "$MUTANT_SCOPE" = modules ]; then
+		printf '%s' "$TREE"
+	else
+		printf '%s' "$log"
+	fi)
+	lock=$BUILD/locks/$(printf '%s' "$lock" | sha1sum | cut -c1-16)
 	mkdir -p "$BUILD/locks"
 	(
 		if ! flock -n 9; then
