@@ -9,6 +9,14 @@ if borrowed_kernel; then
 		die "no built kernel for '$PROFILE' in $KOBJ (RCUVET_KERNEL_BUILD): build it in its own checkout"
 	exit 0
 fi
+# A modules-scope mutant boots its base's kernel: KOBJ is the base's own
+# folder, which the mutant tree must never build.
+if [ "$MUTANT_SCOPE" = modules ]; then
+	[ -f "$KOBJ/.rcuvet-built" ] ||
+		die "the kernel of '$MUTANT_OF' in $KOBJ is not built; the modules-scope mutant '$PROFILE' boots it"
+	note "kernel of '$PROFILE': the kernel of '$MUTANT_OF' as it is (modules-scope mutant: only our modules see its headers)"
+	exit 0
+fi
 log=$KOBJ/build.log
 stamp=$KOBJ/.rcuvet-built
 want=$(hash_of "$KOBJ/.config" "$TREE_ID")

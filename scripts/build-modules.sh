@@ -11,18 +11,29 @@ src=$RCUVET_ROOT/kernel/modules
 dst=$OBJ/modules
 mkdir -p "$dst"
 
-# Sources and kernel as at the last build: nothing to do.  A make per
-# suite costs ~2 s even when everything is up to date, and every control
-# boot comes through here.
+# Sources, kernel and tree as at the last build: nothing to do.  A make
+# per suite costs ~2 s even when everything is up to date, and every
+# control boot comes through here.  A mutant's tree counts on its own: a
+# modules-scope mutant's kernel is its base's, unchanged, and its mutant
+# lives only in the headers our modules are compiled against.
 stamp=$dst/.rcuvet-built
 want=$({
 	(cd "$src" && find . -type f | sort | xargs sha1sum)
 	cat "$KOBJ/.rcuvet-built"
+	[ -z "$MUTANT_OF" ] || cat "$TREE_ID"
 } | sha1sum | cut -c1-16)
 if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
 	exit 0
 fi
 rm -f "$stamp"
+# A mutant tree that changed may have put a header back to its base's
+# content and mtime, older than the objects built against the mutant one:
+# make would keep them.  Its modules build again from scratch (seconds).
+if [ -n "$MUTANT_OF" ] && [ "$(cat "$dst/.rcuvet-tree" 2>/dev/null)" != "$(cat "$TREE_ID")" ]; then
+	rm -rf "$dst"
+	mkdir -p "$dst"
+	cat "$TREE_ID" >"$dst/.rcuvet-tree"
+fi
 cp -a "$src/." "$dst/"
 
 for kbuild in "$dst"/*/Kbuild; do

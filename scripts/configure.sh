@@ -2,13 +2,20 @@
 # SPDX-License-Identifier: GPL-2.0
 # configure PROFILE: tinyconfig + the profile's fragments, then check that
 # every option a fragment asks for is in the final .config.  A mutant
-# profile takes its base's configuration with its objects (seed-mutant.sh).
+# profile takes its base's configuration with its objects (seed-mutant.sh);
+# a modules-scope mutant boots its base's kernel as it is.
 . "$(dirname "$0")/lib.sh"
 
 load_profile "${1:?usage: configure.sh PROFILE}"
 if borrowed_kernel; then
 	[ -f "$KOBJ/.rcuvet-built" ] ||
 		die "no built kernel for '$PROFILE' in $KOBJ (RCUVET_KERNEL_BUILD): build it in its own checkout"
+	exit 0
+fi
+if [ "$MUTANT_SCOPE" = modules ]; then
+	[ -f "$KOBJ/.rcuvet-built" ] ||
+		die "the kernel of '$MUTANT_OF' in $KOBJ is not built; the modules-scope mutant '$PROFILE' boots it"
+	note "config of '$PROFILE': the kernel of '$MUTANT_OF' as it is (modules-scope mutant)"
 	exit 0
 fi
 if [ -n "$MUTANT_OF" ]; then

@@ -170,7 +170,13 @@ list_profiles() {
 # patches applied, and its kernel, a copy of OTHER's objects, live in
 # build/mutants/NAME/ (never borrowed, never shared); it builds where
 # OTHER's tree and objects show its own (in_base_paths), so that make
-# recompiles only the files the mutant patches change.
+# recompiles only the files the mutant patches change.  A mutant of
+# MUTANT_SCOPE=modules changes only headers under include/ that our test
+# modules inline (rculist.h, list.h, ...): its kernel is OTHER's, built
+# objects and image as they are (KOBJ is OTHER's, never rebuilt, never
+# written), and only the suites of kernel/modules are compiled against
+# its tree (build-modules.sh).  MUTANT_SCOPE=kernel (the default) builds
+# a kernel of its own.
 load_profile() {
 	local f kernel_of
 
@@ -178,6 +184,7 @@ load_profile() {
 	f=$(profile_file "$PROFILE")
 	[ -f "$f" ] || die "unknown profile '$PROFILE'; valid profiles: $(list_profiles | xargs)"
 	DESCRIPTION= FRAGMENTS= CMDLINE= KERNEL_OF= MUTANT_OF= MUTANT_PATCHES=
+	MUTANT_SCOPE=
 	QEMU_SMP=2 QEMU_MEM=2G BOOT_TIMEOUT=900
 	KBUILD_ROOT=$SHARED_KBUILD_ROOT TREE=$SHARED_TREE TREE_ID=$SHARED_TREE_ID
 	# shellcheck source=/dev/null
@@ -196,11 +203,19 @@ load_profile() {
 		FRAGMENTS=$(. "$(profile_file "$MUTANT_OF")" && echo "$FRAGMENTS")
 		BASE_TREE=$TREE
 		BASE_KOBJ=$KBUILD_ROOT/$TREE_TAG/$MUTANT_OF/kernel
+		MUTANT_SCOPE=${MUTANT_SCOPE:-kernel}
+		case $MUTANT_SCOPE in
+		kernel | modules) ;;
+		*) die "profile '$PROFILE': MUTANT_SCOPE is '$MUTANT_SCOPE', not kernel (the mutant builds its kernel) or modules (only our test modules are built against its headers)" ;;
+		esac
 		KBUILD_ROOT=$BUILD/mutants/$PROFILE
 		TREE=$KBUILD_ROOT/tree
 		TREE_ID=$KBUILD_ROOT/tree.id
 		KOBJ=$KBUILD_ROOT/kernel
+		[ "$MUTANT_SCOPE" = kernel ] || KOBJ=$BASE_KOBJ
 	else
+		[ -z "$MUTANT_SCOPE" ] ||
+			die "profile '$PROFILE' sets MUTANT_SCOPE but mutates no profile (MUTANT_OF)"
 		KOBJ=$KBUILD_ROOT/$TREE_TAG/${KERNEL_OF:-$PROFILE}/kernel
 	fi
 	OBJ=$BUILD/$TREE_TAG/$PROFILE
@@ -243,6 +258,19 @@ mutant_patches() {
 	done
 }
 
+# patched_files PATCH...: the files patches write or delete.
+patched_files() {
+	cat /dev/null "$@" |
+		sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p; s|^--- a/\([^[:space:]]*\).*|\1|p' |
+		sort -u
+}
+
+# outside_include PATCH...: the files patches touch outside include/,
+# which a modules-scope mutant must not (its kernel is not rebuilt).
+outside_include() {
+	patched_files "$@" | grep -v '^include/' || true
+}
+
 # kmake ARG...: make in the loaded profile's kernel folder (a mutant's
 # where its base's paths show it, see in_base_paths).
 kmake() {
@@ -259,10 +287,11 @@ kmake() {
 # namespace where the mutant's tree and objects are mounted over its base
 # profile's: every path recorded in the copied objects and .cmd files then
 # names the mutant's files, and only what the mutant patches touched is
-# newer than its object.  Needs root (make check's setup does too).
+# newer than its object.  A modules-scope mutant's objects are its base's
+# own: only the tree is mounted.  Needs root (make check's setup does too).
 in_base_paths() {
 	unshare --mount --propagation private -- sh -c '
-		mount --bind "$1" "$2" && mount --bind "$3" "$4" || exit 125
+		mount --bind "$1" "$2" && { [ "$3" = "$4" ] || mount --bind "$3" "$4"; } || exit 125
 		shift 4
 		exec "$@"' sh "$TREE" "$BASE_TREE" "$KOBJ" "$BASE_KOBJ" "$@"
 }
@@ -282,7 +311,14 @@ kernel_of() {
 	base=$(load_profile "$1" && printf '%s' "$MUTANT_OF")
 	[ -z "$base" ] || kernel_of "$base" || return 1
 	log=$(load_profile "$1" && printf '%s/build.log' "$KOBJ")
-	lock=$BUILD/locks/$(printf '%s' "$log" | sha1sum | cut -c1-16)
+	# A modules-scope mutant builds only its tree (its KOBJ is its
+	# base's): a lock of its own, or it would hold up its base's runs.
+	lock=$(load_profile "$1" && if [ "$MUTANT_SCOPE" = modules ]; then
+		printf '%s' "$TREE"
+	else
+		printf '%s' "$log"
+	fi)
+	lock=$BUILD/locks/$(printf '%s' "$lock" | sha1sum | cut -c1-16)
 	mkdir -p "$BUILD/locks"
 	(
 		if ! flock -n 9; then

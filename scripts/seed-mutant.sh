@@ -9,6 +9,8 @@
 
 load_profile "${1:?usage: seed-mutant.sh PROFILE}"
 [ -n "$MUTANT_OF" ] || die "profile '$PROFILE' is not a mutant profile"
+[ "$MUTANT_SCOPE" = kernel ] ||
+	die "profile '$PROFILE' is a modules-scope mutant: it boots the kernel of '$MUTANT_OF' as it is, nothing to copy"
 [ -f "$BASE_KOBJ/.rcuvet-built" ] ||
 	die "the kernel of '$MUTANT_OF' in $BASE_KOBJ is not built; the mutant '$PROFILE' starts from it"
 stamp=$KBUILD_ROOT/kernel.seed

@@ -7,6 +7,7 @@
 #   -p PROFILES  the profiles to build and boot (a list, as PROFILES=):
 #                the profile a KERNEL_OF or MUTANT_OF names, the
 #                fragments, the series and its patches, mutant patches
+#                (a modules-scope mutant's only under include/)
 #   -P PLAN      a plan to boot, NAME or NAME+NAME...: every line is a
 #                step /init runs or a host-only line, every module and
 #                program it names exists
@@ -64,6 +65,19 @@ check_kernel_of() {
 		die "profile '$PROFILE' uses the kernel of '$target', which has none of its own (it names '$chained')"
 }
 
+# check_scope: a modules-scope mutant (load_profile has checked the word)
+# changes nothing outside include/: its kernel is its base's, unbuilt.
+check_scope() {
+	local outside
+	local -a patches
+
+	[ "$MUTANT_SCOPE" = modules ] || return 0
+	mapfile -t patches < <(mutant_patches)
+	outside=$(outside_include "${patches[@]}" | xargs)
+	[ -z "$outside" ] ||
+		die "profile '$PROFILE' is MUTANT_SCOPE=modules but its patches change $outside, outside include/: its kernel is not rebuilt, so that change would never run"
+}
+
 checked=" "
 
 # check_profile NAME: the profile and all its kernel is made of; each
@@ -84,6 +98,7 @@ check_profile() {
 			series_patches >/dev/null
 		fi
 		mutant_patches >/dev/null
+		check_scope
 	)
 }
 

@@ -69,7 +69,6 @@
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
-#include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
@@ -91,10 +90,6 @@ MODULE_PARM_DESC(reps, "Repetitions of each deterministic (parked) scenario");
 static unsigned int ops = 250;
 module_param(ops, uint, 0444);
 MODULE_PARM_DESC(ops, "Updates per stress case");
-
-static unsigned int hold_ms = 20;
-module_param(hold_ms, uint, 0444);
-MODULE_PARM_DESC(hold_ms, "How long a reader holds its section during a splice");
 
 static char *mutant = "";
 module_param(mutant, charp, 0444);
@@ -324,7 +319,6 @@ struct lv_reader {
 	u32 park_key;
 	int park_walk, park_resume;
 	bool park_validate;
-	unsigned int park_hold;
 	bool parked, release, park_done;
 	struct lv_park_res res;
 
@@ -371,7 +365,7 @@ static __printf(2, 3) int lv_bad(struct lv_walk *w, const char *fmt, ...)
 	return LV_STOP;
 }
 
-/* Park inside the critical section until released (or for park_hold ms). */
+/* Park inside the critical section until released. */
 static void lv_park(struct lv_walk *w)
 {
 	struct lv_reader *r = w->r;
@@ -381,10 +375,6 @@ static void lv_park(struct lv_walk *w)
 	w->parked = true;
 	/* Pairs with lv_arm(): the updater acts once we stand here. */
 	smp_store_release(&r->parked, true);
-	if (r->park_hold) {
-		mdelay(r->park_hold);
-		return;
-	}
 	end = jiffies + msecs_to_jiffies(LV_TIMEOUT_MS);
 	/* Pairs with lv_unpark(): the update is complete when we go on. */
 	while (!smp_load_acquire(&r->release)) {
@@ -939,7 +929,7 @@ static void lv_reader_check(struct kunit *test, struct lv_reader *r,
 
 /* Make R park at KEY in its next pass; false if it never got there. */
 static bool lv_arm(struct kunit *test, struct lv_reader *r, u32 key, int walk,
-		   int resume, bool validate, unsigned int hold)
+		   int resume, bool validate)
 {
 	WRITE_ONCE(r->parked, false);
 	WRITE_ONCE(r->park_done, false);
@@ -947,7 +937,6 @@ static bool lv_arm(struct kunit *test, struct lv_reader *r, u32 key, int walk,
 	r->park_walk = walk;
 	r->park_resume = resume;
 	r->park_validate = validate;
-	r->park_hold = hold;
 	/* Publishes the parameters above to lv_pass(). */
 	smp_store_release(&r->park_key, key);
 	/* Pairs with lv_park(): the reader stands on the element. */
@@ -1712,9 +1701,11 @@ static void lv_parked(struct kunit *test, int fam, int u,
 			if (c->ufails || !lv_wait_passes(test, r, 1))
 				return;
 			if (!lv_arm(test, r, head ? LV_PARK_HEAD : c->sh[i]->key,
-				    m->walk, m->resume, false, 0))
+				    m->walk, m->resume, false))
 				return;
 			expect = lv_parked_update(c, u, i, &gen);
+			/* Every link the update wrote, ->prev and ->pprev too. */
+			lv_model_check(c);
 			if (!lv_unpark(test, r))
 				return;
 			res = r->res;
@@ -1894,7 +1885,7 @@ static void list_lockless(struct kunit *test)
 		i = lv_rand(c, c->n - 1);
 		if (c->sh[i + 1]->key - c->sh[i]->key < 2)
 			continue;
-		if (!lv_arm(test, r, c->sh[i]->key, p->kind, LV_R_LOOP, false, 0))
+		if (!lv_arm(test, r, c->sh[i]->key, p->kind, LV_R_LOOP, false))
 			return;
 		key = c->sh[i]->key + 1;
 		lv_ins_key(c, key, LV_A_AFTER);
@@ -1937,7 +1928,7 @@ static void list_init_rcu(struct kunit *test)
 		WRITE_ONCE(r->grp_all, LV_FILL);
 		if (!lv_wait_passes(test, r, 1) ||
 		    !lv_arm(test, r, c->sh[2]->key, LV_W_LIST_RCU, LV_R_LOOP,
-			    false, 0))
+			    false))
 			return;
 		INIT_LIST_HEAD_RCU(&c->lhead);
 		KUNIT_EXPECT_TRUE(test, list_empty(&c->lhead));
@@ -1973,6 +1964,22 @@ static void list_init_rcu(struct kunit *test)
 	lv_reader_check(test, r, "list_for_each_entry_rcu");
 }
 
+/* The reader parked in a splice's source, which lv_sync() lets go. */
+static struct lv_reader *lv_splice_reader;
+
+/*
+ * The splice's sync(): let the source's parked reader go, then wait for
+ * it.  A splice that skips its sync() returns with that reader still
+ * parked, and one that splices before its sync() does it under that
+ * reader, however fast or slow the host.
+ */
+static void lv_sync(void)
+{
+	/* Pairs with lv_park(), as lv_unpark(). */
+	smp_store_release(&lv_splice_reader->release, true);
+	synchronize_rcu();
+}
+
 static void lv_nosync(void)
 {
 }
@@ -2000,8 +2007,7 @@ static void list_splice_rcu_case(struct kunit *test)
 {
 	const struct lv_param *p = lv_param(test);
 	struct lv_ctx *c = lv_ctx_new(test, LV_LIST);
-	void (*sync)(void) = lv_mutant("splice_nosync") ? lv_nosync :
-			     synchronize_rcu;
+	void (*sync)(void) = lv_mutant("splice_nosync") ? lv_nosync : lv_sync;
 	struct lv_elem *blk[LV_NSRC], *e;
 	struct lv_reader *rs, *rd;
 	struct list_head *pos;
@@ -2012,6 +2018,7 @@ static void list_splice_rcu_case(struct kunit *test)
 	lv_anchors(c, 4);
 	rs = lv_reader_new(test, c, NULL, LV_W_LIST_RCU);
 	rs->lhead = &c->src;
+	lv_splice_reader = rs;
 	rd = lv_reader_new(test, c, NULL, LV_W_LIST_RCU);
 	rd->n_anchors = c->n_anchors;
 	lv_reader_go(test, rs);
@@ -2028,13 +2035,14 @@ static void list_splice_rcu_case(struct kunit *test)
 		WRITE_ONCE(rs->grp_all, LV_NSRC);
 		WRITE_ONCE(rd->grp_all, LV_NSRC);
 		/*
-		 * The reader parks in the source for hold_ms, or, under
-		 * splice_nosync, until the splice returned: the mutant's
-		 * splice then finds it inside however slow the host.
+		 * The reader parks in the source until the splice's sync()
+		 * lets it go (lv_sync()), or, if the splice never called it
+		 * (splice_nosync, or a kernel that skips it), until the
+		 * splice returned.
 		 */
 		if (!lv_wait_passes(test, rs, 1) ||
 		    !lv_arm(test, rs, blk[0]->key, LV_W_LIST_RCU, LV_R_LOOP,
-			    false, sync == lv_nosync ? 0 : hold_ms))
+			    false))
 			return;
 		if (p->kind)
 			list_splice_tail_init_rcu(&c->src, &c->lhead, sync);
@@ -2042,8 +2050,8 @@ static void list_splice_rcu_case(struct kunit *test)
 			list_splice_init_rcu(&c->src, &c->lhead, sync);
 		/* Set by the reader as its section's last act. */
 		left = smp_load_acquire(&rs->park_done);
-		if (sync == lv_nosync)
-			smp_store_release(&rs->release, true);	/* as lv_unpark() */
+		/* As lv_unpark(), for a splice that did not call sync(). */
+		smp_store_release(&rs->release, true);
 		KUNIT_EXPECT_TRUE_MSG(test, left,
 				      "rep %u: splice returned while a reader was inside the source",
 				      rep);
@@ -2293,7 +2301,7 @@ static void nulls_moved(struct kunit *test)
 			x = lv_nt_add(t, 0, false);
 			if (!x || !lv_wait_passes(test, r, 1))
 				return;
-			if (!lv_arm(test, r, x->key, p->kind, LV_R_LOOP, v, 0))
+			if (!lv_arm(test, r, x->key, p->kind, LV_R_LOOP, v))
 				return;
 			lv_nt_kill(t, lv_nt_index(t, x), rep & 1, true);
 			y = lv_nt_add(t, target, true);
