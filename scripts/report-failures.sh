@@ -57,7 +57,7 @@ FILENAME == ARGV[2] {		# results.tsv
 		    $2 == "plan-complete" ? "plan" : "other"
 		kind[n] = k
 		why[n] = k in first ? first[k] : $5
-		if (more[k] > 1) why[n] = why[n] " (and " more[k] - 1 " more)"
+		if (more[k] > 1) why[n] = why[n] " (+" more[k] - 1 " more in verdict.txt)"
 		if (k == "boot" && hung != "") why[n] = why[n] "; " hung
 		if (k == "splat" && first[k] ~ /: kernel splat: /) {
 			s = first[k]

@@ -69,7 +69,10 @@ def report_of_runs:
 				where: $where, suite: .suite, case: .test,
 				kind: (if .suite == "controls" then "control"
 					elif .suite == "mutants" then "mutant" else "host" end),
-				reason: (if .detail == "" then "failed" else .detail end),
+				reason: (if .detail == "" then "failed"
+					elif .suite == "controls" and (.detail | startswith("could not run") | not)
+					then "did not hold: " + (.detail | gsub(";"; "; "))
+					else .detail end),
 				console: ($places[.test].console // null), line: 0,
 				context: ($places[.test].context // [])
 			  }]

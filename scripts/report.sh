@@ -67,13 +67,13 @@ grep -ao 'rcu-reliance: [0-9][0-9]* [^ ]* [^ ]* .*' "$console" 2>/dev/null |
 	}
 	END { for (k in hits) printf "%d\t%s\n", hits[k], k }' | sort -t$'\t' -k1,1nr -k4 >"$tmp/reliance" || true
 
-if [ -n "$KSRC" ]; then
+if [ -n "${KSRC:-}" ]; then
 	tree=$KSRC
 	[ "${PATCHES:-0}" != 1 ] || tree="$tree + kernel/patches/series"
 else
 	tree="debian linux-source-6.12 + kernel/patches/series"
 fi
-[ -z "$MUTANT_PATCHES" ] || tree="$tree + $MUTANT_PATCHES"
+[ -z "${MUTANT_PATCHES:-}" ] || tree="$tree + $MUTANT_PATCHES"
 
 jq -n --arg name "$name" --arg profile "$profile" --arg plan "$plan" \
 	--arg tree "$tree" --arg tree_id "$(cut -c1-40 "$TREE_ID" 2>/dev/null || true)" \
