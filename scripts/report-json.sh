@@ -33,7 +33,7 @@ place() {
 	local ctx
 
 	ctx=$( { grep -sF -- "FAIL: ${4:+$4:}" "$3" | head -3; grep -s '^verdict:' "$3"; } |
-		tr '\t\037' '  ' | paste -sd$'\037' -)
+		tr '\t\037' '  ' | paste -sd$'\037' - || true)
 	printf '%s\t%s\t%s\n' "$1" "$(rel "$2")" "$ctx" >>"$tmp/places"
 }
 
