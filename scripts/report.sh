@@ -26,6 +26,7 @@ console=$out/console.log
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 touch "$out/results.tsv"
+cat "$out/verdict.txt" >"$tmp/verdict" 2>/dev/null || true
 
 # The kernel: "Linux version VERSION (...) #N SMP PREEMPT ...".
 awk '/Linux version / {
@@ -81,7 +82,7 @@ jq -n --arg name "$name" --arg profile "$profile" --arg plan "$plan" \
 	--arg start "$start" --arg now "$(date +%s)" --arg guest "$guest" --arg boot "$boot" \
 	--arg dir "$(rel "$out")" --arg console "$(rel "$console")" \
 	--rawfile kernel "$tmp/kernel" --rawfile config "$tmp/config" --rawfile debug "$tmp/debug" \
-	--rawfile verdict "$out/verdict.txt" --rawfile results "$out/results.tsv" \
+	--rawfile verdict "$tmp/verdict" --rawfile results "$out/results.tsv" \
 	--rawfile failures "$tmp/failures" --rawfile xdp "$tmp/xdp" \
 	--rawfile reliance "$tmp/reliance" -L "$here" '
 	include "report";
@@ -115,7 +116,8 @@ jq -n --arg name "$name" --arg profile "$profile" --arg plan "$plan" \
 				run: $name, hits: (.[0] | tonumber), context: .[1], check: .[2], site: .[3]
 			}]
 		}
-	  }' >"$out/run.json"
+	  }' >"$tmp/run.json"
+mv "$tmp/run.json" "$out/run.json"
 jq -L "$here" --arg cmd "scripts/vet.sh $profile $plan" \
 	'include "report"; {command: $cmd, runs: [.]} | report_of_runs' "$out/run.json" |
 	"$here/report-md.sh" - >"$out/report.md"
