@@ -37,10 +37,8 @@ for case in "$root"/tests/report/*/; do
 		"$S/report.sh" debug check "$d" "$(($(date +%s) - 300))" booted >"$t/out" 2>&1 ||
 			{ echo "$name: report.sh of ${d#"$RESULTS"/} failed:"; cat "$t/out"; }
 	done < <(find "$RESULTS" -name plan)
-	tsvs=()
-	for f in $(cat "$case/args"); do
-		tsvs+=("$RESULTS/$f")
-	done
+	read -ra files <"$case/args"
+	tsvs=("${files[@]/#/$RESULTS/}")
 	"$S/report-json.sh" "$RESULTS/report.json" "make check" "${tsvs[@]}" >"$t/out" 2>&1 ||
 		{ echo "$name: report-json.sh failed:"; cat "$t/out"; continue; }
 	"$S/report-md.sh" "$RESULTS/report.json" >"$RESULTS/report.md" 2>"$t/out" ||
