@@ -74,7 +74,7 @@ for f in "$@"; do
 			--arg dir "$(rel "$(dirname "$f")")" '
 			include "report";
 			(tsv(.) | map(case_of)) as $cases
-			| {name: $name, profile: ($name | split("/") | last), plan: null, tree: null,
+			| {name: $name, profile: ($name | split("/") | last), plan: null, tree: null, tree_id: null,
 			   kernel: null, kernel_build: null, config: {}, verdict: "none", boot: "none",
 			   seconds: null, guest_seconds: null, dir: $dir, console: null}
 			+ counts($cases) + {cases: $cases,

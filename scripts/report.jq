@@ -153,7 +153,7 @@ def failure_md($n):
 		"   console: `\(.console)`" + (if .line > 0 then ", line \(.line)" else "" end)
 	 else empty end),
 	(if (.context | length) > 0 then
-		"", "   ```", (.context[] | "   " + .), "   ```"
+		"", "   ```", (.context[] | "   " + .[:300]), "   ```"
 	 else empty end);
 
 def xdp_row: [
@@ -180,7 +180,7 @@ def summary_md:
 		[.runs[] | run_row] + [.suites[] | [.name, "", "", "", (if .failed > 0 then "FAIL" else "PASS" end),
 			.passed, .failed, .skipped, ""]]),
 	(if (.runs | length) > 0 then
-		"", ([.runs[] | {tree, name}] | group_by(.tree)[]
+		"", ([.runs[] | select(.tree != null) | {tree, name}] | group_by(.tree)[]
 			| "Tree: \(.[0].tree) (\(map(.name) | join(", ")))")
 	 else empty end),
 	"",
@@ -247,9 +247,9 @@ def full_md:
 	| "", "---", "", "# Full results",
 	(.runs[] |
 		"", "## \(.name): plan \(.plan)", "",
-		"- profile `\(.profile)`, tree \(.tree)\(if .tree_id then " (id \(.tree_id[:16]))" else "" end)",
+		"- profile `\(.profile)`, tree \(.tree // "unknown")\(if .tree_id then " (id \(.tree_id[:16]))" else "" end)",
 		"- kernel \(.kernel // "unknown") \(.kernel_build // ""), config \(.config.sha1 // "unknown")"
-		+ " (\(.config.fragments | join(" ")))"
+		+ " (\(.config.fragments // [] | join(" ")))"
 		+ (if (.config.cmdline // "") != "" then ", command line `\(.config.cmdline)`" else "" end),
 		"- verdict \(.verdict), boot \(.boot), \(.seconds | dur)",
 		"- files: `\(.dir)/`: console.log, ktap.txt, config, results.tsv, verdict.txt, run.json",
