@@ -91,12 +91,14 @@ FILENAME == ARGV[2] {		# results.tsv
 	next
 }
 {				# console.log
+	sub(/\r$/, "")
 	raw = $0
 	s = strip(raw)
 	last[NR % 8] = raw
 	if (s ~ /^rcuvet: plan /) { plan = substr(s, 14); next }
 	if (s ~ /^rcuvet: begin /) {
 		step = substr(s, 15)
+		began = 1
 		since = ""
 	}
 	if (s ~ /^rcuvet: end /) step = ""
@@ -120,6 +122,7 @@ FILENAME == ARGV[2] {		# results.tsv
 		if (line[i] || tail[i]) continue
 		if (anchor[i] != "" && index(s, anchor[i]) == 1) {
 			line[i] = FNR
+			atboot[i] = !began
 			if (before[i]) {
 				for (j = 4; j >= 1; j--)
 					if (FNR - j > 0) ctx_add(i, last[(NR - j) % 8])
@@ -170,7 +173,7 @@ END {
 			t = why[i]
 			sub(/^[^:]*: kernel splat: /, "", t)
 			if (item[i] == "boot")
-				why[i] = "kernel splat outside any step (at boot): " t
+				why[i] = "kernel splat outside any step" (atboot[i] ? " (at boot)" : "") ": " t
 			else if (during[i] != "")
 				why[i] = "kernel splat in step " item[i] ", during its case " during[i] ": " t
 			else
