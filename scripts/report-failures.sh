@@ -40,6 +40,7 @@ function ctx_add(i, s) {
 	ctx[i] = ctx[i] (ctx[i] == "" ? "" : "\037") s
 }
 FILENAME == ARGV[1] {		# verdict.txt
+	if ($0 !~ /^FAIL: /) next
 	k = fail_kind($0)
 	if (k == "") next
 	s = $0
@@ -58,7 +59,11 @@ FILENAME == ARGV[2] {		# results.tsv
 		kind[n] = k
 		why[n] = k in first ? first[k] : $5
 		if (more[k] > 1) why[n] = why[n] " (+" more[k] - 1 " more in verdict.txt)"
-		if (k == "boot" && hung != "") why[n] = why[n] "; " hung
+		if (k == "boot" && hung != "") {
+			sub(/^rcuvet: /, "", hung)
+			sub(/; last [0-9]+ console lines:$/, "", hung)
+			why[n] = why[n] "; " hung
+		}
 		if (k == "splat" && first[k] ~ /: kernel splat: /) {
 			s = first[k]
 			item[n] = substr(s, 1, index(s, ": kernel splat: ") - 1)
