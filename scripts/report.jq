@@ -187,9 +187,10 @@ def summary_md:
 	"## Failures (\(.failures | length))",
 	"",
 	(if (.failures | length) == 0 then "None." else
-		(.failures | to_entries[] | select(.key < 10) | .key as $k | .value | failure_md($k + 1)),
-		(.failures | to_entries[] | select(.key >= 10 and .key < 50) | .key as $k | .value
-			| "\($k + 1). `\(.where)`: **\(.case)** (\(.kind)): \(.reason)"),
+		(.failures | to_entries[] | select(.key < 3) | .key as $k | .value | failure_md($k + 1)),
+		(.failures | to_entries[] | select(.key >= 3 and .key < 50) | .key as $k | .value
+			| "\($k + 1). `\(.where)`: **\(.case)** (\(.kind)): \(.reason)"
+			+ (if .console then " (`\(.console)`\(if .line > 0 then " line \(.line)" else "" end))" else "" end)),
 		(if (.failures | length) > 50 then
 			"", "... and \(.failures | length - 50) more: the tables under Full results list them all."
 		 else empty end)
