@@ -19,7 +19,7 @@ touch "$out/verdict.txt" "$out/console.log" 2>/dev/null || true
 awk -F'\t' -v OFS='\t' -v hung="$(head -1 "$out/boot.txt" 2>/dev/null)" '
 # kind of a verdict FAIL line: its harness check, or "" for a test row
 function fail_kind(s) {
-	if (s ~ /^FAIL: [^ ]+: test [^ ]+ failed/) return ""
+	if (s ~ /^FAIL: [^ ]+: test .* failed/) return ""
 	if (s ~ /no end marker/) return "boot"
 	if (s ~ /kernel splat|expected splat|end-expect|expect-splat/) return "splat"
 	return "plan"
