@@ -59,7 +59,7 @@ guest=$(grep -ao '^\[ *[0-9]*\.[0-9]*\]' "$console" 2>/dev/null | tail -1 | tr -
 "$here/report-xdp.sh" "$console" >"$tmp/xdp"
 # Readers relying on consolidation (rcu-reliance steps): each site once,
 # with its most hits (a filtered listing repeats sites of the full one).
-grep -ao 'rcu-reliance: [0-9][0-9]* [^ ]* [^ ]* .*' "$console" 2>/dev/null |
+grep -ao 'rcu-reliance: [0-9][0-9]* [^ ]* [^ ]* .*' "$console" 2>/dev/null | tr -d '\r' |
 	awk '$3 != "site(s)" {
 		site = $0
 		sub(/^rcu-reliance: [0-9]+ [^ ]+ [^ ]+ /, "", site)
