@@ -136,7 +136,10 @@ def plural($n; $word): "\($n) \($word)\(if $n == 1 then "" else "s" end)";
 
 # config_cell: a run's config identity in a few words.
 def config_cell:
-	[.config.sha1, .config.preempt] + (.config.debug // []) | map(select(. != null)) | join(" ");
+	{PROVE_LOCKING: "LOCKDEP", DEBUG_KMEMLEAK: "KMEMLEAK", RCU_EMULATE_UNCONSOLIDATED: "EMULATE",
+	 RCU_CONSOLIDATION_RELIANCE: "RELIANCE"} as $short
+	| [.config.sha1, .config.preempt] + (.config.debug // [] | map($short[.] // .))
+	| map(select(. != null)) | join(" ");
 
 # run_row: a run as a row of the runs table.
 def run_row: [
