@@ -145,8 +145,9 @@ def config_cell:
 def run_row: [
 	.name, .plan, ((.kernel // "?") + (if .kernel_build then " " + .kernel_build else "" end)),
 	config_cell, .verdict, .passed, .failed, .skipped,
-	((.seconds | dur) + (if .boot == "cached" then " (boot cached)"
-		elif .guest_seconds then " (guest \(.guest_seconds | floor) s)" else "" end))
+	([(.seconds | dur), (if .boot == "cached" then "(boot cached)"
+		elif .guest_seconds then "(guest \(.guest_seconds | floor) s)" else "" end)]
+	 | map(select(. != "")) | join(" "))
 ];
 
 # failure_md(N): one failure as a numbered Markdown item.
