@@ -162,7 +162,7 @@ FILENAME == ARGV[2] {		# results.tsv
 	if (s ~ /^ *((not )?ok [0-9]+ |1\.\.[0-9]|KTAP version|# Subtest:|# module:)/ ||
 	    s ~ /^rcuvet: /) {
 		since = ""
-	} else {
+	} else if (s !~ /^ *# [^ ]+: covers: /) {
 		gsub(/\037/, " ", raw)
 		since = since (since == "" ? "" : "\037") raw
 	}
@@ -176,7 +176,7 @@ END {
 		}
 		if (kind[i] == "splat" && item[i] != "") {
 			t = why[i]
-			sub(/^[^:]*: kernel splat: /, "", t)
+			t = substr(t, index(t, ": kernel splat: ") + 16)
 			if (item[i] == "boot")
 				why[i] = "kernel splat outside any step" (atboot[i] ? " (at boot)" : "") ": " t
 			else if (during[i] != "")
