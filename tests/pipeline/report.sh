@@ -13,8 +13,8 @@
 #   terminal-not TEXT  no line of them does
 #   terminal-last TEXT the last of them starts with TEXT
 #   json EXPR       jq -e EXPR holds on report.json
-# Every report.json must also match docs/report.schema.json, and every
-# summary fit a screen (60 lines).
+# Every report.json must also match docs/report.schema.json and count
+# what the closing line counts, and every summary fit a screen (60 lines).
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 t=$(mktemp -d)
@@ -46,6 +46,10 @@ for case in "$root"/tests/report/*/; do
 	sed '/^# Full results$/q' "$RESULTS/report.md" >"$t/summary"
 	rc=0
 	"$S/summary.sh" "$RESULTS/report.json" "${tsvs[@]}" >"$t/terminal" 2>/dev/null || rc=$?
+	totals=$(jq -r '.totals | "\(.passed) passed, \(.failed) failed"
+		+ (if .skipped > 0 then ", \(.skipped) skipped" else "" end)' "$RESULTS/report.json")
+	[ "$(tail -n 1 "$t/terminal")" = "$totals" ] ||
+		echo "$name: report.json counts '$totals', the closing line '$(tail -n 1 "$t/terminal")'"
 	[ "$(wc -l <"$t/summary")" -le 60 ] ||
 		echo "$name: the summary takes $(wc -l <"$t/summary") lines, more than a screen"
 	jq -e -L "$root/scripts" --slurpfile schema "$root/docs/report.schema.json" \
