@@ -90,7 +90,8 @@ FILENAME == ARGV[2] {		# results.tsv
 	} else {
 		kind[n] = "test"
 		why[n] = $5 != "" ? $5 : "failed"
-		# the step: "PLAN:STEP" in a shared boot, else "STEP"
+		# the step: "PLAN:STEP" in a shared boot, else "STEP"; "boot"
+		# when its KTAP began before its step did
 		want[n] = $1
 	}
 	next
@@ -138,7 +139,7 @@ FILENAME == ARGV[2] {		# results.tsv
 				if (kind[i] == "splat" && item[i] != "boot" && lab(item[i]) == item[i])
 					open_splat[i] = item[i]
 			}
-		} else if (kind[i] == "test" && lab(want[i]) == want[i] &&
+		} else if (kind[i] == "test" && (want[i] == "boot" || lab(want[i]) == want[i]) &&
 			   s ~ /^ *not ok [0-9]+ / && !used[FNR]) {
 			t = s
 			sub(/^ *not ok [0-9]+ /, "", t)
@@ -181,6 +182,8 @@ END {
 				why[i] = "kernel splat outside any step" (atboot[i] ? " (at boot)" : "") ": " t
 			else if (during[i] != "")
 				why[i] = "kernel splat in step " item[i] ", during its case " during[i] ": " t
+			else if (i in open_splat)
+				why[i] = "kernel splat in step " item[i] ", which never ended: " t
 			else
 				why[i] = "kernel splat in step " item[i] ", outside any test case: " t
 		}
