@@ -391,39 +391,30 @@ vet_profile() {
 	"$RCUVET_ROOT/scripts/vet.sh" "$1" "$2" "$3" || rc=$?
 	if [ $rc -gt 1 ] || [ ! -f "$3/results.tsv" ]; then
 		mkdir -p "$3"
+		rm -f "$3/run.json"
 		printf '%s\tbuild-and-boot\tfail\t0\tvet.sh stopped with status %d\n' \
 			"$1" "$rc" >"$3/results.tsv"
 	fi
 }
 
-# suite_tables TSV: a results file as Markdown, a table per suite.
-suite_tables() {
-	awk -F'\t' '
-		$1 != suite {
-			suite = $1
-			printf "\n### %s\n\n| test | result | duration (s) | detail |\n|---|---|---|---|\n", suite
-		}
-		{ gsub(/\|/, "\\|", $5); printf "| %s | %s | %s | %s |\n", $2, $3, $4, $5 }
-	' "$1"
-}
-
-# finish TSV...: the combined report of this invocation, then the closing
-# line over every row of the given results files.
+# finish TSV...: the report of this invocation (results/report.json and
+# report.md, docs/report.md), then its failures and the closing line over
+# every row of the given results files.
 finish() {
-	local f
+	local name cmd
 
+	name=$(basename "$0" .sh)
+	case $name in
+	controls-only) cmd="scripts/controls-only.sh" ;;
+	*) cmd="make $name" ;;
+	esac
 	step "report: ${RESULTS#"$RCUVET_ROOT"/}/report.md"
-	{
-		printf '# rcuvet report\n'
-		for f in "$@"; do
-			if [ -f "$(dirname "$f")/report.md" ] && [ "$(basename "$f")" = results.tsv ]; then
-				printf '\n'
-				cat "$(dirname "$f")/report.md"
-			elif [ -f "$f" ]; then
-				printf '\n## %s\n' "${f#"$RESULTS"/}"
-				suite_tables "$f"
-			fi
-		done
-	} >"$RESULTS/report.md"
-	"$RCUVET_ROOT/scripts/summary.sh" "$@"
+	if "$RCUVET_ROOT/scripts/report-json.sh" "$RESULTS/report.json" "$cmd" "$@"; then
+		"$RCUVET_ROOT/scripts/report-md.sh" "$RESULTS/report.json" >"$RESULTS/report.md" ||
+			note "rcuvet: the report's Markdown failed (results/report.json is there)"
+	else
+		note "rcuvet: the report failed; the closing line below still counts every row"
+		rm -f "$RESULTS/report.json"
+	fi
+	"$RCUVET_ROOT/scripts/summary.sh" "$RESULTS/report.json" "$@"
 }

@@ -1,33 +1,123 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# report TITLE OUTDIR: OUTDIR/report.md from the run's results.tsv and
-# verdict.txt: what failed and why, then a table per suite.
+# report PROFILE PLAN OUTDIR [START [BOOT]]: OUTDIR/run.json, one run's
+# facts, test cases, failures and findings (the "runs" entry of
+# docs/report.md's format, with its failures and findings), and
+# OUTDIR/report.md, the same as Markdown.  START: when vet.sh began (epoch
+# seconds); BOOT: "booted", or "cached" when the boot cache's console was
+# judged again.
 . "$(dirname "$0")/lib.sh"
 
-title=${1:?usage: report.sh TITLE OUTDIR}
-out=${2:?usage: report.sh TITLE OUTDIR}
-{
-	printf '## %s\n\n' "$title"
-	kver=$(grep -aom1 'Linux version [^ ]*' "$out/console.log" 2>/dev/null || true)
-	printf -- '- kernel: %s\n' "${kver#Linux version }"
-	printf -- '- verdict: %s\n' "$(grep -m1 '^verdict:' "$out/verdict.txt" | cut -d' ' -f2-)"
-	printf -- '- files: console.log, ktap.txt, config, results.tsv\n'
-	if [ -f "$out/boot.txt" ]; then
-		printf '\n```\n'
-		cat "$out/boot.txt"
-		printf '```\n'
-	fi
-	if grep -q '^FAIL' "$out/verdict.txt"; then
-		printf '\nWhy it failed:\n\n'
-		grep '^FAIL' "$out/verdict.txt" | sed 's/^FAIL: /- /'
-	fi
-	suite_tables "$out/results.tsv"
-	# The kernel's report of readers relying on flavor consolidation
-	# (CONFIG_RCU_CONSOLIDATION_RELIANCE), when a plan step showed it.
-	if grep -aq 'rcu-reliance: [0-9]' "$out/console.log" 2>/dev/null; then
-		printf '\n### Readers relying on RCU flavor consolidation\n\n'
-		printf 'hits, context, check, site (kernel/patches/0002-*; docs/emulate-4.19.md):\n\n```\n'
-		grep -ao 'rcu-reliance: .*' "$out/console.log" | sed 's/^rcu-reliance: //'
-		printf '```\n'
-	fi
-} >"$out/report.md"
+profile=${1:?usage: report.sh PROFILE PLAN OUTDIR [START [BOOT]]}
+plan=${2:?usage: report.sh PROFILE PLAN OUTDIR [START [BOOT]]}
+out=${3:?usage: report.sh PROFILE PLAN OUTDIR [START [BOOT]]}
+start=${4:-}
+boot=${5:-booted}
+here=$RCUVET_ROOT/scripts
+load_profile "$profile"
+
+# rel PATH: PATH as the user finds it from the checkout.
+rel() {
+	printf '%s\n' "${1#"$RCUVET_ROOT"/}"
+}
+name=${out#"$RESULTS"/}
+
+console=$out/console.log
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+touch "$out/results.tsv"
+cat "$out/verdict.txt" >"$tmp/verdict" 2>/dev/null || true
+
+# The kernel: "Linux version VERSION (...) #N SMP PREEMPT ...".
+awk '/Linux version / {
+	sub(/.*Linux version /, "")
+	v = $1
+	for (i = 2; i <= NF && $i !~ /^#[0-9]+$/; i++) ;
+	b = $i
+	for (i++; i <= NF && $i ~ /^[A-Z_]+$/; i++) b = b " " $i
+	printf "%s\t%s\n", v, b
+	exit
+}' "$console" 2>/dev/null >"$tmp/kernel" || true
+# The config's identity, preemption model and debug options.
+if [ -f "$out/config" ]; then
+	sha1sum <"$out/config" | cut -c1-12 >"$tmp/config"
+	for o in PREEMPT_RT PREEMPT PREEMPT_VOLUNTARY PREEMPT_NONE; do
+		if grep -qx "CONFIG_$o=y" "$out/config"; then
+			echo "$o" >>"$tmp/config"
+			break
+		fi
+	done
+	for o in KASAN PROVE_LOCKING PROVE_RCU DEBUG_KMEMLEAK RCU_EMULATE_UNCONSOLIDATED \
+		RCU_CONSOLIDATION_RELIANCE; do
+		grep -qx "CONFIG_$o=y" "$out/config" && echo "$o"
+	done >"$tmp/debug"
+fi
+touch "$tmp/config" "$tmp/debug"
+# The guest's time: the console's last timestamp.
+guest=$(grep -ao '^\[ *[0-9]*\.[0-9]*\]' "$console" 2>/dev/null | tail -1 | tr -d '[] ' || true)
+"$here/report-failures.sh" "$out" >"$tmp/failures"
+"$here/report-xdp.sh" "$console" >"$tmp/xdp"
+# Readers relying on consolidation (rcu-reliance steps): each site once,
+# with its most hits (a filtered listing repeats sites of the full one).
+grep -ao 'rcu-reliance: [0-9][0-9]* [^ ]* [^ ]* .*' "$console" 2>/dev/null | tr -d '\r' |
+	awk '$3 != "site(s)" {
+		site = $0
+		sub(/^rcu-reliance: [0-9]+ [^ ]+ [^ ]+ /, "", site)
+		k = $3 "\t" $4 "\t" site
+		if (!(k in hits) || $2 + 0 > hits[k]) hits[k] = $2 + 0
+	}
+	END { for (k in hits) printf "%d\t%s\n", hits[k], k }' | sort -t$'\t' -k1,1nr -k4 >"$tmp/reliance" || true
+
+if [ -n "${KSRC:-}" ]; then
+	tree=$KSRC
+	[ "${PATCHES:-0}" != 1 ] || tree="$tree + kernel/patches/series"
+else
+	tree="debian linux-source-6.12 + kernel/patches/series"
+fi
+[ -z "${MUTANT_PATCHES:-}" ] || tree="$tree + $MUTANT_PATCHES"
+
+jq -n --arg name "$name" --arg profile "$profile" --arg plan "$plan" \
+	--arg tree "$tree" --arg tree_id "$(cut -c1-40 "$TREE_ID" 2>/dev/null || true)" \
+	--arg fragments "$FRAGMENTS" --arg cmdline "$CMDLINE" \
+	--arg start "$start" --arg now "$(date +%s)" --arg guest "$guest" --arg boot "$boot" \
+	--arg dir "$(rel "$out")" --arg console "$(rel "$console")" \
+	--rawfile kernel "$tmp/kernel" --rawfile config "$tmp/config" --rawfile debug "$tmp/debug" \
+	--rawfile verdict "$tmp/verdict" --rawfile results "$out/results.tsv" \
+	--rawfile failures "$tmp/failures" --rawfile xdp "$tmp/xdp" \
+	--rawfile reliance "$tmp/reliance" -L "$here" '
+	include "report";
+	(tsv($kernel)[0] // []) as $k | tsv($config) as $c | (tsv($results) | map(case_of)) as $cases
+	| {
+		name: $name, profile: $profile, plan: $plan, tree: $tree,
+		tree_id: (if $tree_id == "" then null else $tree_id end),
+		kernel: ($k[0] // null), kernel_build: ($k[1] // null),
+		config: {
+			sha1: ($c[0][0] // null), preempt: ($c[1][0] // null),
+			debug: (tsv($debug) | map(.[0])),
+			fragments: ($fragments | split(" ") | map(select(. != ""))),
+			cmdline: $cmdline
+		},
+		verdict: ([$verdict | split("\n")[] | select(startswith("verdict: "))][0]
+			| if . then ltrimstr("verdict: ") | split(",")[0] else "none" end),
+		boot: $boot,
+		seconds: (if $start == "" then null else ($now | tonumber) - ($start | tonumber) end),
+		guest_seconds: (if $guest == "" then null else $guest | tonumber end),
+		dir: $dir, console: $console
+	  } + counts($cases) + {
+		cases: $cases,
+		failures: [tsv($failures)[] | {
+			where: $name, suite: .[0], case: .[1], kind: .[2], reason: .[3],
+			console: $console, line: (.[4] | tonumber),
+			context: (.[5] // "" | if . == "" then [] else split("\u001f") end)
+		}],
+		findings: {
+			xdp: [tsv($xdp)[] | {run: $name} + xdp_of],
+			reliance: [tsv($reliance)[] | {
+				run: $name, hits: (.[0] | tonumber), context: .[1], check: .[2], site: .[3]
+			}]
+		}
+	  }' >"$tmp/run.json"
+mv "$tmp/run.json" "$out/run.json"
+jq -L "$here" --arg cmd "scripts/vet.sh $profile $plan" \
+	'include "report"; {command: $cmd, runs: [.]} | report_of_runs' "$out/run.json" |
+	"$here/report-md.sh" - >"$out/report.md"

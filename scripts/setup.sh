@@ -9,7 +9,7 @@ packages=(
 	bc bison flex libelf-dev libssl-dev cpio gawk xz-utils patch
 	make gcc libc6-dev kmod
 	clang llvm libbpf-dev zlib1g-dev libzstd-dev bpftool
-	gnuplot-nox
+	gnuplot-nox jq
 )
 
 missing=()

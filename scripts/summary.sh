@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# summary TSV...: the plain closing line over every test row of the given
-# results files; exits 1 if any failed or if a file is missing.
+# summary JSON TSV...: the closing lines of an invocation: every failure
+# of its report (JSON, report-json.sh), a line each with its reason, then
+# the plain closing line over every test row of the given results files;
+# exits 1 if any failed or if a file is missing.
 . "$(dirname "$0")/lib.sh"
 
+json=${1:?usage: summary.sh JSON TSV...}
+shift
 missing=0 existing=()
 for f in "$@"; do
 	if [ -f "$f" ]; then
@@ -13,14 +17,17 @@ for f in "$@"; do
 		missing=$((missing + 1))
 	fi
 done
-awk -F'\t' -v missing=$missing -v root="$RESULTS/" '
-	{ n[$3]++ }
-	$3 == "fail" {
+# The failures with the report's reasons; without a report, the rows'.
+if ! jq -r -L "$RCUVET_ROOT/scripts" 'include "report"; terminal_failures' "$json" 2>/dev/null; then
+	awk -F'\t' -v root="$RESULTS/" '$3 == "fail" {
 		where = FILENAME
 		sub(root, "", where)
 		sub("/?results.tsv$", "", where)
 		printf "FAILED: %s: %s %s\n", where, $2, $5
-	}
+	}' /dev/null "${existing[@]}"
+fi
+awk -F'\t' -v missing=$missing '
+	{ n[$3]++ }
 	END {
 		failed = n["fail"] + missing
 		line = sprintf("%d passed, %d failed", n["pass"], failed)

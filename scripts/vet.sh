@@ -10,6 +10,7 @@ DIE_STATUS=2
 profile=${1:?usage: vet.sh PROFILE PLAN OUTDIR}
 plan=${2:?usage: vet.sh PROFILE PLAN OUTDIR}
 out=${3:?usage: vet.sh PROFILE PLAN OUTDIR}
+start=$(date +%s)
 load_profile "$profile"
 here=$RCUVET_ROOT/scripts
 "$here/validate.sh" -p "$profile" -P "$plan" || exit 2
@@ -21,7 +22,9 @@ rm -rf "$out"
 mkdir -p "$out"
 cp "$KOBJ/.config" "$out/config"
 boot_key "$plan" >"$out/boot.key"
+boot=booted
 if cached=$(boot_cached "$out"); then
+	boot=cached
 	note "boot $profile, plan $plan: nothing changed since its boot of $(date -r "$cached/console.log" '+%F %T'); judging that console again (FRESH=1 boots)"
 	cp "$cached"/* "$out/"
 else
@@ -29,7 +32,8 @@ else
 fi
 rc=0
 "$here/verdict.sh" "$plan" "$out" || rc=$?
-"$here/report.sh" "$profile: plan $plan" "$out"
+"$here/report.sh" "$profile" "$plan" "$out" "$start" "$boot" ||
+	note "the report of $out failed (its results.tsv and verdict.txt are there)"
 # A control's caller judges whether its run came out as wanted.
 if [ $rc -eq 0 ] && ! grep -q '^control:' $(plan_files "$plan"); then
 	boot_cache_keep "$out"

@@ -1,0 +1,298 @@
+# SPDX-License-Identifier: GPL-2.0
+# rcuvet's report as jq functions (jq 1.6): reading results files, putting
+# an invocation's report together (docs/report.md has its format) and
+# writing it as Markdown.  Included by report.sh, report-json.sh,
+# report-md.sh and summary.sh ("jq -L scripts 'include "report"; ...'").
+
+# ---- reading --------------------------------------------------------
+
+# tsv(TEXT): the lines of TEXT, each split at tabs; empty lines dropped.
+def tsv($text): $text | split("\n") | map(select(. != "") | split("\t"));
+
+# case_of: a results.tsv row as a test case.
+def case_of: {
+	suite: .[0], test: .[1], result: .[2],
+	seconds: (.[3] // "0" | tonumber? // 0),
+	detail: (.[4] // ""), covers: (.[5] // "")
+};
+
+# counts(CASES): how many passed, failed and were skipped.
+def counts($cases): {
+	passed: ($cases | map(select(.result == "pass")) | length),
+	failed: ($cases | map(select(.result == "fail")) | length),
+	skipped: ($cases | map(select(.result == "skip")) | length)
+};
+
+# xdp_of: a report-xdp.sh line as a scenario's accounting.
+def xdp_of:
+	def n: if . == null or . == "" then null else tonumber end;
+	{
+		scenario: .[0], result: .[1], frames: (.[2] | n), torn_down: (.[3] | n),
+		loss: (.[4] | n), bound: (.[5] | n), leaks: (.[6] // "unknown"),
+		failed: (.[7] // "" | if . == "" then [] else split("; ") end)
+	};
+
+# ---- the invocation's report -----------------------------------------
+
+# control_status: a controls.tsv case as held, not-held or could-not-run.
+def control_status:
+	if .result == "pass" then "held"
+	elif (.detail | startswith("could not run")) then "could-not-run"
+	else "not-held" end;
+
+# report_of_runs: the report of an invocation from its parts:
+#   {command, rcuvet?, started?, seconds?, runs: [run.json...],
+#    suites: [{name, file, cases}], places: {CASE: {console, context}},
+#    missing: [FILE...]}
+# (places: where a control's or a mutant's run is, by its name).
+def report_of_runs:
+	(.runs // []) as $runs | (.suites // []) as $suites | (.places // {}) as $places
+	| (.missing // []) as $missing
+	| ($suites | map(. + counts(.cases))) as $suites
+	| [$runs[], $suites[] | {passed, failed, skipped}] as $all
+	| {
+		passed: ($all | map(.passed) | add // 0),
+		failed: (($all | map(.failed) | add // 0) + ($missing | length)),
+		skipped: ($all | map(.skipped) | add // 0)
+	  } as $totals
+	| {
+		format: "rcuvet-report", version: 1,
+		command: .command, rcuvet: (.rcuvet // null),
+		started: (.started // null), seconds: (.seconds // null),
+		result: (if $totals.failed > 0 then "fail" else "pass" end),
+		totals: $totals,
+		runs: [$runs[] | del(.failures, .findings)],
+		suites: $suites,
+		failures: (
+			[$runs[] | .failures[]?]
+			+ [$suites[] | .name as $where | .cases[] | select(.result == "fail") | {
+				where: $where, suite: .suite, case: .test,
+				kind: (if .suite == "controls" then "control"
+					elif .suite == "mutants" then "mutant" else "host" end),
+				reason: (if .detail == "" then "failed"
+					elif .suite == "controls" and (.detail | startswith("could not run") | not)
+					then "did not hold: " + (.detail | gsub(";"; "; "))
+					else .detail end),
+				console: ($places[.test].console // null), line: 0,
+				context: ($places[.test].context // [])
+			  }]
+			+ [$missing[] | {
+				where: ., suite: null, case: "results", kind: "missing",
+				reason: "missing results: \(.)", console: null, line: 0, context: []
+			  }]
+		),
+		findings: {
+			controls: [$suites[] | .cases[] | select(.suite == "controls") | {
+				control: .test, status: control_status, seconds: .seconds,
+				reason: .detail, console: ($places[.test].console // null)
+			  }],
+			xdp: [$runs[] | .findings.xdp[]?],
+			reliance: [$runs[] | .findings.reliance[]?],
+			mutants: [$suites[] | .cases[] | select(.suite == "mutants") | {
+				mutant: .test,
+				status: (if .result == "pass" then "killed"
+					elif (.detail | startswith("SURVIVED")) then "survived"
+					elif (.detail | startswith("could not run")) then "could-not-run"
+					else "killed-otherwise" end),
+				seconds: .seconds, detail: .detail,
+				console: ($places[.test].console // null)
+			  }]
+		}
+	  };
+
+# ---- Markdown --------------------------------------------------------
+
+# cell: a value as a Markdown table cell.
+def cell: if . == null then "" else tostring | gsub("\\|"; "\\|") | gsub("\n"; " ") end;
+
+# row(VALUES): a table row.
+def row($v): "| " + ($v | map(cell) | join(" | ")) + " |";
+
+# table(HEADERS; ROWS): a table, or nothing without rows.
+def table($h; $rows):
+	if ($rows | length) == 0 then empty else
+		row($h), "|" + ($h | map("---") | join("|")) + "|", ($rows[] | row(.))
+	end;
+
+# dur: seconds as M:SS or H:MM:SS.
+def dur:
+	if . == null then "" else
+		(. | floor) as $s
+		| (if $s >= 3600 then "\($s / 3600 | floor):" else "" end)
+		+ (if $s >= 3600 then ($s % 3600 / 60 | floor | tostring | if length < 2 then "0" + . else . end)
+		   else ($s / 60 | floor | tostring) end)
+		+ ":" + ($s % 60 | tostring | if length < 2 then "0" + . else . end)
+	end;
+
+# num: a count with thousands separators.
+def num:
+	if . == null then "" else
+		tostring | if test("^[0-9]+$") then
+			[explode | reverse | _nwise(3) | reverse | implode] | reverse | join(",")
+		else . end
+	end;
+
+def plural($n; $word): "\($n) \($word)\(if $n == 1 then "" else "s" end)";
+
+# config_cell: a run's config identity in a few words.
+def config_cell:
+	{PROVE_LOCKING: "LOCKDEP", DEBUG_KMEMLEAK: "KMEMLEAK", RCU_EMULATE_UNCONSOLIDATED: "EMULATE",
+	 RCU_CONSOLIDATION_RELIANCE: "RELIANCE"} as $short
+	| [.config.sha1, .config.preempt] + (.config.debug // [] | map($short[.] // .))
+	| map(select(. != null)) | join(" ");
+
+# run_row: a run as a row of the runs table.
+def run_row: [
+	.name, .plan, ((.kernel // "?") + (if .kernel_build then " " + .kernel_build else "" end)),
+	config_cell, .verdict, .passed, .failed, .skipped,
+	([(.seconds | dur), (if .boot == "cached" then "(boot cached)"
+		elif .guest_seconds then "(guest \(.guest_seconds | floor) s)" else "" end)]
+	 | map(select(. != "")) | join(" "))
+];
+
+# failure_md(N): one failure as a numbered Markdown item.
+def failure_md($n):
+	"\($n). `\(.where)`: **\(.case)** (\(.kind)): \(.reason)",
+	(if .console then
+		"   console: `\(.console)`" + (if .line > 0 then ", line \(.line)" else "" end)
+	 else empty end),
+	(if (.context | length) > 0 then
+		"", "   ```", (.context[] | "   " + .[:300]), "   ```"
+	 else empty end);
+
+def xdp_row: [
+	.run, .scenario, (if .result == "pass" then "ok" else "**FAILED**" end),
+	(.frames | num), (.torn_down | num),
+	(if .loss == null then "" elif .bound == 0 and .loss == 0 then "0 (exact)"
+	 else "\(.loss | num) of \(.bound | num)" end),
+	.leaks
+];
+
+def reliance_row: [.run, (.hits | num), .context, .check, .site];
+
+# summary_md: the first screen.
+def summary_md:
+	.findings as $f
+	| "# rcuvet report: \(.command): \(if .result == "pass" then "PASS" else "FAIL" end)",
+	"",
+	"\(.totals.passed) passed, \(.totals.failed) failed, \(.totals.skipped) skipped"
+	+ (if .seconds then " in \(.seconds | dur)" else "" end)
+	+ (if .started then ", started \(.started | todate)" else "" end)
+	+ (if .rcuvet then ", rcuvet \(.rcuvet)" else "" end) + ".",
+	"",
+	table(["run", "plan", "kernel", "config", "verdict", "passed", "failed", "skipped", "time"];
+		[.runs[] | run_row] + [.suites[] | [.name, "", "", "", (if .failed > 0 then "FAIL" else "PASS" end),
+			.passed, .failed, .skipped, ""]]),
+	(if (.runs | length) > 0 then
+		"", ([.runs[] | select(.tree != null) | {tree, name}] | group_by(.tree)[]
+			| "Tree: \(.[0].tree) (\(map(.name) | join(", ")))")
+	 else empty end),
+	"",
+	"## Failures (\(.failures | length))",
+	"",
+	(if (.failures | length) == 0 then "None." else
+		(.failures | to_entries[] | select(.key < 3) | .key as $k | .value | failure_md($k + 1)),
+		(.failures | to_entries[] | select(.key >= 3 and .key < 50) | .key as $k | .value
+			| "\($k + 1). `\(.where)`: **\(.case)** (\(.kind)): \(.reason)"
+			+ (if .console then " (`\(.console)`\(if .line > 0 then " line \(.line)" else "" end))" else "" end)),
+		(if (.failures | length) > 50 then
+			"", "... and \(.failures | length - 50) more: the tables under Full results list them all."
+		 else empty end)
+	 end),
+	(if ([$f[] | length] | add // 0) > 0 then "", "## Findings" else empty end),
+	(if ($f.controls | length) > 0 then
+		($f.controls | group_by(.status) | map({key: .[0].status, value: .}) | from_entries) as $c
+		| "",
+		"Controls: \(plural($f.controls | length; "control")): \($c.held // [] | length) held, "
+		+ "\($c["not-held"] // [] | length) did not hold"
+		+ (if $c["not-held"] then " (\($c["not-held"] | map("`" + .control + "`") | join(", ")))" else "" end)
+		+ ", \($c["could-not-run"] // [] | length) could not run"
+		+ (if $c["could-not-run"] then " (\($c["could-not-run"] | map("`" + .control + "`") | join(", ")))" else "" end)
+		+ "."
+	 else empty end),
+	(if ($f.mutants | length) > 0 then
+		"",
+		"Kernel mutants: \($f.mutants | map(select(.status == "killed")) | length) of \($f.mutants | length) killed by their case"
+		+ ([$f.mutants[] | select(.status != "killed") | "; `\(.mutant)`: \(.detail)"] | join(""))
+		+ "."
+	 else empty end),
+	(if ($f.xdp | length) > 0 then
+		"", "XDP teardown accounting (frames sent, devmap and cpumap entries torn down, devmap frames unaccounted of the loss allowed, what outlived the scenario):", "",
+		table(["run", "scenario", "result", "frames", "entries torn down", "loss", "leaks"];
+			[$f.xdp[] | xdp_row])
+	 else empty end),
+	(if ($f.reliance | length) > 0 then
+		"", "Readers relying on RCU flavor consolidation: \(plural($f.reliance | length; "site"))"
+		+ (if ($f.reliance | length) > 10 then ", the 10 most hit (all under Full results)" else "" end)
+		+ ":", "",
+		table(["run", "hits", "context", "check", "site"];
+			[$f.reliance | sort_by(-.hits) | .[:10][] | reliance_row])
+	 else empty end);
+
+# suite_counts(CASES): a row per suite, in the order they ran.
+def suite_counts($cases):
+	reduce $cases[] as $c ({order: [], n: {}};
+		(if .n[$c.suite] == null then .order += [$c.suite] | .n[$c.suite] = {passed: 0, failed: 0, skipped: 0} else . end)
+		| .n[$c.suite][if $c.result == "pass" then "passed" elif $c.result == "fail" then "failed" else "skipped" end] += 1)
+	| .n as $n | [.order[] | [., $n[.].passed, $n[.].failed, $n[.].skipped]];
+
+# cases_md(CASES): a results file, collapsed: counts per suite, then the
+# rows of what did not pass.
+def cases_md($cases):
+	table(["suite", "passed", "failed", "skipped"]; suite_counts($cases)),
+	([$cases[] | select(.result != "pass")] as $bad
+	 | if ($bad | length) > 0 then
+		"", table(["suite", "test", "result", "time (s)", "detail"];
+			[$bad[] | [.suite, .test, .result, .seconds, .detail]])
+	   else empty end);
+
+# full_md: every run and results file, collapsed per suite.
+def full_md:
+	.findings as $f
+	| "", "---", "", "# Full results",
+	(.runs[] |
+		"", "## \(.name): plan \(.plan)", "",
+		"- profile `\(.profile)`, tree \(.tree // "unknown")\(if .tree_id then " (id \(.tree_id[:16]))" else "" end)",
+		"- kernel \(.kernel // "unknown") \(.kernel_build // ""), config \(.config.sha1 // "unknown")"
+		+ " (\(.config.fragments // [] | join(" ")))"
+		+ (if (.config.cmdline // "") != "" then ", command line `\(.config.cmdline)`" else "" end),
+		"- verdict \(.verdict), boot \(.boot), \(.seconds | dur)",
+		"- files: `\(.dir)/`: console.log, ktap.txt, config, results.tsv, verdict.txt, run.json",
+		"",
+		cases_md(.cases)),
+	(.suites[] | "", "## \(.name)", "", cases_md(.cases)),
+	(if ($f.controls | length) > 0 then
+		"", "## Controls", "",
+		table(["control", "status", "time (s)", "why", "console"];
+			[$f.controls[] | [.control, .status, .seconds, .reason, .console]])
+	 else empty end),
+	(if ($f.reliance | length) > 10 then
+		"", "## Readers relying on RCU flavor consolidation", "",
+		"hits, context, check, site (kernel/patches/0002-*; docs/emulate-4.19.md):", "",
+		table(["run", "hits", "context", "check", "site"]; [$f.reliance[] | reliance_row])
+	 else empty end),
+	(if ([$f.xdp[] | select(.failed | length > 0)] | length) > 0 then
+		"", "## XDP teardown: failed checks", "",
+		table(["run", "scenario", "failed checks"];
+			[$f.xdp[] | select(.failed | length > 0) | [.run, .scenario, (.failed | join("; "))]])
+	 else empty end);
+
+# report_md: the whole report.
+def report_md: summary_md, full_md;
+
+# ---- the terminal ----------------------------------------------------
+
+# groups(f): the items of the input array grouped by f, groups in the
+# order of their first item, items in their order.
+def groups(f):
+	reduce .[] as $x ({keys: [], by: {}};
+		($x | f | tojson) as $k
+		| (if .by[$k] == null then .keys += [$k] else . end)
+		| .by[$k] += [$x])
+	| .by as $by | [.keys[] | $by[.]];
+
+# terminal_failures: a line per failure, at most 8 per run and suite.
+def terminal_failures:
+	.failures | groups([.where, .suite])[]
+	| (.[:8][] | "FAILED: \(.where): \(.case): \(.reason | split("\n")[0] | .[:200])"),
+	  (if length > 8 then "FAILED: \(.[0].where): \(length - 8) more in \(.[0].suite) (results/report.md)" else empty end);
