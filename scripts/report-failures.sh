@@ -9,7 +9,7 @@
 # console lines, joined by the character 0x1f.  Harness rows get their
 # reason from the verdict's FAIL lines: the first of their kind, and how
 # many more there were.
-. "$(dirname "$0")/lib.sh"
+set -euo pipefail
 
 out=${1:?usage: report-failures.sh OUTDIR}
 [ -f "$out/results.tsv" ] || exit 0

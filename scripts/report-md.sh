@@ -4,8 +4,8 @@
 # Markdown on stdout: the summary that fits a screen (runs, failures with
 # their console lines, findings), then every results file collapsed per
 # suite.
-. "$(dirname "$0")/lib.sh"
+set -euo pipefail
 
 json=${1:?usage: report-md.sh JSON}
 [ "$json" != - ] || json=/dev/stdin
-jq -r -L "$RCUVET_ROOT/scripts" 'include "report"; report_md' "$json"
+jq -r -L "${0%/*}" 'include "report"; report_md' "$json"

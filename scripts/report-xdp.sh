@@ -8,7 +8,7 @@
 # accounting, the only kind allowed without unregister); LEAKS, "none" or
 # what outlived the scenario ("unknown" if it stopped first); FAILED, its
 # failed checks, joined by "; ".  Empty fields: not printed by the run.
-. "$(dirname "$0")/lib.sh"
+set -euo pipefail
 
 console=${1:?usage: report-xdp.sh CONSOLE}
 [ -f "$console" ] || exit 0

@@ -41,16 +41,17 @@ awk '/Linux version / {
 # The config's identity, preemption model and debug options.
 if [ -f "$out/config" ]; then
 	sha1sum <"$out/config" | cut -c1-12 >"$tmp/config"
-	for o in PREEMPT_RT PREEMPT PREEMPT_VOLUNTARY PREEMPT_NONE; do
-		if grep -qx "CONFIG_$o=y" "$out/config"; then
-			echo "$o" >>"$tmp/config"
-			break
-		fi
-	done
-	for o in KASAN PROVE_LOCKING PROVE_RCU DEBUG_KMEMLEAK RCU_EMULATE_UNCONSOLIDATED \
-		RCU_CONSOLIDATION_RELIANCE; do
-		grep -qx "CONFIG_$o=y" "$out/config" && echo "$o"
-	done >"$tmp/debug"
+	awk -v model="$tmp/config" -v debug="$tmp/debug" '
+		BEGIN {
+			split("PREEMPT_RT PREEMPT PREEMPT_VOLUNTARY PREEMPT_NONE", m, " ")
+			split("KASAN PROVE_LOCKING PROVE_RCU DEBUG_KMEMLEAK " \
+			      "RCU_EMULATE_UNCONSOLIDATED RCU_CONSOLIDATION_RELIANCE", d, " ")
+		}
+		/^CONFIG_[A-Z0-9_]+=y$/ { sub(/^CONFIG_/, ""); sub(/=y$/, ""); y[$0] = 1 }
+		END {
+			for (i = 1; i in m; i++) if (m[i] in y) { print m[i] >>model; break }
+			for (i = 1; i in d; i++) if (d[i] in y) print d[i] >debug
+		}' "$out/config"
 fi
 touch "$tmp/config" "$tmp/debug"
 # The guest's time: the console's last timestamp.
@@ -118,6 +119,6 @@ jq -n --arg name "$name" --arg profile "$profile" --arg plan "$plan" \
 		}
 	  }' >"$tmp/run.json"
 mv "$tmp/run.json" "$out/run.json"
-jq -L "$here" --arg cmd "scripts/vet.sh $profile $plan" \
-	'include "report"; {command: $cmd, runs: [.]} | report_of_runs' "$out/run.json" |
-	"$here/report-md.sh" - >"$out/report.md"
+jq -r -L "$here" --arg cmd "scripts/vet.sh $profile $plan" \
+	'include "report"; {command: $cmd, runs: [.]} | report_of_runs | report_md' "$out/run.json" \
+	>"$out/report.md"
