@@ -152,6 +152,10 @@ static int contains_any(const char *line, const char *const *pats)
  * and "BUG: KASAN: slab-use-after-free in dev_map_enqueue_multi+0x1c/0x3c0"
  * the title "BUG: KASAN: slab-use-after-free in dev_map_enqueue_multi".
  *
+ * A source path is named as in the tree: the build's own prefix, which
+ * ccache's base_dir turns into "../../../tree/TAG/" (the kernel objects
+ * sit three levels under build/, the trees under build/tree/), is dropped.
+ *
  * "expect-splat COUNT TITLE" matches the reports whose title is TITLE
  * (normalized the same way), exactly: a TITLE that is only part of a title
  * matches nothing.  One short form: "WARNING: at FILE" names every WARN()
@@ -281,6 +285,20 @@ static int is_trace(const char *line)
 	return !line[strspn(line, " \t")];
 }
 
+/* S at "../../../tree/TAG/lib/x.c": past the prefix; else NULL. */
+static const char *skip_tree_prefix(const char *s)
+{
+	const char *p = s;
+
+	while (starts(p, "../"))
+		p += 3;
+	if (p == s || !starts(p, "tree/"))
+		return NULL;
+	p += strlen("tree/");
+	p += strcspn(p, "/ ");
+	return *p == '/' ? p + 1 : NULL;
+}
+
 static void normalize(const char *s, char *out, size_t size)
 {
 	size_t n = 0;
@@ -288,7 +306,8 @@ static void normalize(const char *s, char *out, size_t size)
 
 	s += strspn(s, " \t");
 	while (*s && n + 1 < size) {
-		if ((p = skip_ids(s)) || (p = skip_offset(s))) {
+		if ((p = skip_ids(s)) || (p = skip_offset(s)) ||
+		    ((!n || out[n - 1] == ' ') && (p = skip_tree_prefix(s)))) {
 			s = p;
 		} else if (*s == ':' && isdigit((unsigned char)s[1]) &&
 			   ends_in_source(out, n)) {
