@@ -107,6 +107,20 @@ static struct srcu_struct *upd(struct srcu_struct *ssp)
 	return ssp == &rcuvet_srcu_b ? &rcuvet_srcu_a : &rcuvet_srcu_b;
 }
 
+/*
+ * Under mutant=wrong_struct the updater may wait on the very srcu_struct
+ * a reader holds until the updater releases it (the isolation case waits
+ * on B instead of A): such a reader leaves after SRDR_MUTANT_MS instead,
+ * so that the wrong wait returns and the case fails instead of hanging.
+ * Only the control takes this path; a correct run has no bound here.
+ */
+#define SRDR_MUTANT_MS	1000
+
+static void srdr_mutant_wait(struct completion *c)
+{
+	wait_for_completion_timeout(c, msecs_to_jiffies(SRDR_MUTANT_MS));
+}
+
 struct srcu_obj {
 	int val;
 };
@@ -172,7 +186,9 @@ static int srdr_fn(void *arg)
 	complete(&r->inside);
 	if (is_mutant("early_exit"))
 		srdr_unlock(r, idx);
-	if (r->until_release || is_mutant("early_exit") || is_mutant("wrong_struct"))
+	if (is_mutant("wrong_struct"))
+		srdr_mutant_wait(&r->release);
+	else if (r->until_release || is_mutant("early_exit"))
 		wait_for_completion(&r->release);	/* the updater has looked */
 	else
 		while (!rcuvet_gpw_may_leave(&r->w, completion_done(&r->release)))
@@ -708,7 +724,10 @@ static int srcu_up_fn(void *arg)
 	if (is_mutant("early_exit") || is_mutant("wrong_struct")) {
 		if (is_mutant("early_exit"))
 			srcu_up_read(&rcuvet_srcu_a, s->idx);
-		wait_for_completion(&s->looked);
+		if (is_mutant("wrong_struct"))
+			srdr_mutant_wait(&s->looked);
+		else
+			wait_for_completion(&s->looked);
 	} else {
 		while (!rcuvet_gpw_may_leave(&s->w, completion_done(&s->looked)))
 			usleep_range(1000, 2000);
