@@ -7,10 +7,10 @@
 # preempt-disabled regions (rcuvet_consol's normal-GP pairs with
 # preemption-disabled readers fail, the others pass).
 #
-# One kernel may carry several mutants if each breaks a different family
-# and the plan tells them apart: the SRCU helper is to add
-# mutants/srcu-ignores-readers.patch here (srcutree.c, which no consol case
-# uses), with its own control lines in ctl-kernel-rcu-mutants.plan.
-DESCRIPTION="debug + kernel/patches/mutants/gp-tick-ignores-preempt-count.patch (negative control only)"
+# srcu-ignores-readers: SRCU finds an index reader-free without summing
+# its counters (rcuvet_srcu's waits-for-reader pairs fail).  srcutree.c is
+# used by no rcuvet_consol case, and the tick by no SRCU grace period, so
+# the plan tells the two apart: one kernel, two families.
+DESCRIPTION="debug + kernel/patches/mutants/{gp-tick-ignores-preempt-count,srcu-ignores-readers}.patch (negative control only)"
 MUTANT_OF=debug
-MUTANT_PATCHES="mutants/gp-tick-ignores-preempt-count.patch"
+MUTANT_PATCHES="mutants/gp-tick-ignores-preempt-count.patch mutants/srcu-ignores-readers.patch"

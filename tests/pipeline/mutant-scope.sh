@@ -7,15 +7,7 @@
 # and leave its build folder empty: no profile, no tree, no kernel.  The
 # scripts run from a copy of the checkout (see unknown-plan.sh).
 set -u
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
-root=$t/rcuvet
-mkdir -p "$root"
-cp -r "$(dirname "$0")"/../../{scripts,configs,kernel,guest} "$root/"
-unset KSRC PATCHES JOBS REPEAT BENCH_NAME PROFILES PLAN CONTROLS_PROFILE \
-	RCUVET_KERNEL_BUILD RCUVET_BOOT_LOCK RCUVET_SERIES MUTANTS
-export BUILD=$t/build RESULTS=$t/results
-limit=20
+. "$(dirname "$0")/../lib/refused.sh"
 mutants=$root/kernel/patches/mutants
 
 # mutant NAME SCOPE FILE: a mutant patch of the copy, of scope SCOPE,
@@ -38,11 +30,6 @@ mutant() {
 	EOT
 }
 
-# profile NAME LINE...: a profile of the copy.
-profile() {
-	printf '%s\n' "${@:2}" >"$root/configs/profiles/$1.profile"
-}
-
 mutant dev-scope-tree modules kernel/rcu/tree.c
 mutant dev-scope-both modules include/linux/rculist.h
 # A second file, outside include/, in the same patch.
@@ -59,26 +46,6 @@ profile dev-scope-profile 'MUTANT_OF=debug' 'MUTANT_SCOPE=modules' \
 profile dev-scope-bogus 'MUTANT_OF=debug' 'MUTANT_SCOPE=everything' \
 	'MUTANT_PATCHES="mutants/dev-scope-word.patch"'
 profile dev-scope-orphan 'FRAGMENTS="base"' 'MUTANT_SCOPE=modules'
-
-# refused SAYS VAR=VALUE... SCRIPT ARG...: the script, run from the copy
-# with those variables, fails within seconds saying SAYS and builds
-# nothing.  Fails (status 1) if it was still running after $limit s.
-refused() {
-	local says=$1 rc=0 left
-
-	shift
-	rm -rf "$BUILD" "$RESULTS"
-	(cd "$root" && timeout -k 5 "$limit" env "$@") >"$t/out" 2>&1 || rc=$?
-	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-		echo "$*: still running after $limit s (building?); stopped, and the other cases with it"
-		return 1
-	fi
-	[ $rc -ne 0 ] || echo "$*: passed"
-	grep -qF -- "rcuvet: error: $says" "$t/out" ||
-		echo "$*: does not say '$says' but: $(tail -n 1 "$t/out")"
-	left=$(find "$BUILD" -mindepth 1 -maxdepth 1 -printf "%f " 2>/dev/null)
-	[ -z "$left" ] || echo "$*: left $left in its build folder"
-}
 
 refused "mutant 'dev-scope-tree' is 'Mutant-scope: modules' but changes kernel/rcu/tree.c, outside include/" \
 	MUTANTS=dev-scope-tree scripts/mutants.sh &&

@@ -8,25 +8,7 @@
 # the checkout, so that the plans and profiles made up here never show in
 # it (its runs pack every plan into their initramfs).
 set -u
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
-root=$t/rcuvet
-mkdir -p "$root"
-cp -r "$(dirname "$0")"/../../{scripts,configs,kernel,guest} "$root/"
-unset KSRC PATCHES JOBS REPEAT BENCH_NAME PROFILES PLAN CONTROLS_PROFILE \
-	RCUVET_KERNEL_BUILD RCUVET_BOOT_LOCK RCUVET_SERIES
-export BUILD=$t/build RESULTS=$t/results
-limit=20
-
-# plan NAME LINE...: a plan of the copy.
-plan() {
-	printf '%s\n' "${@:2}" >"$root/configs/plans/$1.plan"
-}
-
-# profile NAME LINE...: a profile of the copy.
-profile() {
-	printf '%s\n' "${@:2}" >"$root/configs/profiles/$1.profile"
-}
+. "$(dirname "$0")/../lib/refused.sh"
 
 plan dev-step 'kunit rcuvet_smoke' 'frobnicate now'
 plan dev-module 'kunit rcuvet_nosuch'
@@ -38,26 +20,6 @@ profile dev-fragment 'FRAGMENTS="base no-such-fragment"'
 profile dev-mutant 'MUTANT_OF=debug' 'MUTANT_PATCHES="mutants/no-such.patch"'
 profile dev-chain 'KERNEL_OF=emulate-4.19'
 echo 0001-no-such.patch >"$t/series"
-
-# refused SAYS VAR=VALUE... SCRIPT ARG...: the script, run from the copy
-# with those variables, fails within seconds saying SAYS and builds
-# nothing.  Fails (status 1) if it was still running after $limit s.
-refused() {
-	local says=$1 rc=0 left
-
-	shift
-	rm -rf "$BUILD" "$RESULTS"
-	(cd "$root" && timeout -k 5 "$limit" env "$@") >"$t/out" 2>&1 || rc=$?
-	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-		echo "$*: still running after $limit s (building?); stopped, and the other cases with it"
-		return 1
-	fi
-	[ $rc -ne 0 ] || echo "$*: passed"
-	grep -qF -- "rcuvet: error: $says" "$t/out" ||
-		echo "$*: does not say '$says' but: $(tail -n 1 "$t/out")"
-	left=$(find "$BUILD" -mindepth 1 -maxdepth 1 -printf "%f " 2>/dev/null)
-	[ -z "$left" ] || echo "$*: left $left in its build folder"
-}
 
 refused "unknown plan 'nope'; plans: " PLAN=nope PROFILES=debug scripts/run.sh &&
 	refused "plan 'dev-step' line 2: unknown step 'frobnicate'" \

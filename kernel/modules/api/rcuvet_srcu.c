@@ -461,20 +461,7 @@ static void srcu_cb_init(struct srcu_cb *cb, struct srdr *r)
 }
 
 /* Move the test to @cpu (callbacks and barriers issued from there). */
-static void srcu_move_to(struct kunit *test, int cpu)
-{
-	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
-	KUNIT_ASSERT_EQ(test, raw_smp_processor_id(), cpu);
-}
-
-static const int barrier_cpus[] = { RCUVET_UPDATER_CPU, RCUVET_READER_CPU };
-
-static void barrier_cpu_desc(const int *cpu, char *desc)
-{
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "barrier_on_cpu%d", *cpu);
-}
-
-KUNIT_ARRAY_PARAM(barrier_cpu, barrier_cpus, barrier_cpu_desc);
+RCUVET_DEFINE_BARRIER_CPU_PARAM();
 
 /*
  * call_srcu() invokes its callbacks after the reader that was inside left;
@@ -498,12 +485,12 @@ static void call_srcu_runs_after_reader(struct kunit *test)
 			srcu_cb_init(&cb[1], &r);
 			srdr_start(test, &r, &rcuvet_srcu_a, SRDR_LOCK, false);
 			call_srcu(&rcuvet_srcu_a, &cb[0].rh, srcu_cb_fn);
-			srcu_move_to(test, RCUVET_READER_CPU);
+			rcuvet_move_to(test, RCUVET_READER_CPU);
 			call_srcu(&rcuvet_srcu_a, &cb[1].rh, srcu_cb_fn);
-			srcu_move_to(test, bcpu);
+			rcuvet_move_to(test, bcpu);
 			srcu_barrier(upd(&rcuvet_srcu_a));
 			ran = READ_ONCE(cb[0].ran) && READ_ONCE(cb[1].ran);
-			srcu_move_to(test, RCUVET_UPDATER_CPU);
+			rcuvet_move_to(test, RCUVET_UPDATER_CPU);
 			complete(&r.release);
 			srcu_barrier(&rcuvet_srcu_a);	/* whatever the mutant did */
 			wait_for_completion(&r.done);

@@ -540,20 +540,7 @@ static void cond_resched_tasks_rcu_qs_is_quiescent(struct kunit *test)
 }
 
 /* Move the test to @cpu (callbacks and barriers issued from there). */
-static void tr_move_to(struct kunit *test, int cpu)
-{
-	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
-	KUNIT_ASSERT_EQ(test, raw_smp_processor_id(), cpu);
-}
-
-static const int barrier_cpus[] = { RCUVET_UPDATER_CPU, RCUVET_READER_CPU };
-
-static void barrier_cpu_desc(const int *cpu, char *desc)
-{
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "barrier_on_cpu%d", *cpu);
-}
-
-KUNIT_ARRAY_PARAM(barrier_cpu, barrier_cpus, barrier_cpu_desc);
+RCUVET_DEFINE_BARRIER_CPU_PARAM();
 
 /*
  * One callback queued from each CPU while a reader of @kind is inside,
@@ -577,13 +564,13 @@ static void tr_callbacks(struct kunit *test, enum tr_kind kind,
 			tr_cb_init(&cb[1], &r);
 			tr_start(test, &r, kind, false, true);
 			call(&cb[0].rh, tr_cb);
-			tr_move_to(test, RCUVET_READER_CPU);
+			rcuvet_move_to(test, RCUVET_READER_CPU);
 			call(&cb[1].rh, tr_cb);
-			tr_move_to(test, bcpu);
+			rcuvet_move_to(test, bcpu);
 			if (the_mutant != M_NO_BARRIER)
 				barrier_fn();
 			ran = READ_ONCE(cb[0].ran) && READ_ONCE(cb[1].ran);
-			tr_move_to(test, RCUVET_UPDATER_CPU);
+			rcuvet_move_to(test, RCUVET_UPDATER_CPU);
 			tr_finish(&r);
 			barrier_fn();	/* cb[] dies with this frame */
 			destroy_rcu_head_on_stack(&cb[0].rh);

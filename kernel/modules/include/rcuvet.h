@@ -57,6 +57,26 @@ static inline void rcuvet_pin_updater(struct kunit *test)
 			cpumask_of(RCUVET_UPDATER_CPU)), 0);
 }
 
+/* Move the calling task to @cpu, and check that it runs there. */
+static inline void rcuvet_move_to(struct kunit *test, int cpu)
+{
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
+	KUNIT_ASSERT_EQ(test, raw_smp_processor_id(), cpu);
+}
+
+/*
+ * A case parameter barrier_cpu (barrier_cpu_gen_params): the CPU a
+ * barrier runs on, the updater's and the reader's in turn, so that a
+ * barrier that waits only for its own CPU's callbacks fails one of them.
+ */
+#define RCUVET_DEFINE_BARRIER_CPU_PARAM()					\
+static const int barrier_cpus[] = { RCUVET_UPDATER_CPU, RCUVET_READER_CPU };	\
+static void barrier_cpu_desc(const int *cpu, char *desc)			\
+{										\
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "barrier_on_cpu%d", *cpu);	\
+}										\
+KUNIT_ARRAY_PARAM(barrier_cpu, barrier_cpus, barrier_cpu_desc)
+
 static inline void rcuvet_signal(bool *flag)
 {
 	smp_store_release(flag, true);
