@@ -45,6 +45,11 @@ TREE_ID=$KBUILD_ROOT/tree/$TREE_TAG.id
 SHARED_KBUILD_ROOT=$KBUILD_ROOT SHARED_TREE=$TREE SHARED_TREE_ID=$TREE_ID
 # Paths under the build folder hash relative: checkouts share cache hits.
 export CCACHE_BASEDIR=$KBUILD_ROOT
+# Depend mode: on a miss ccache records the headers from the compiler's own
+# -MMD output instead of running the preprocessor first, which made a cold
+# kernel cost 44 % more CPU than plain gcc (README, "Time").  Hits are
+# direct-mode hits, as before.
+export CCACHE_DEPEND=1
 
 _rcuvet_t0=${_rcuvet_t0:-$(date +%s)}
 export _rcuvet_t0
