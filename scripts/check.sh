@@ -8,11 +8,13 @@
 . "$(dirname "$0")/lib.sh"
 
 profiles=${PROFILES:-debug nopreempt}
+# PLAN=check+dev-NAME adds your own plan to the check runs (README, "Plans").
+plan=${PLAN:-check}
 first=${profiles%% *}
 read -ra later <<<"${profiles#"$first"}"
 ctl=${CONTROLS_PROFILE:-$first}
 mapfile -t plans < <(basename -s .plan "$RCUVET_ROOT"/configs/plans/ctl-*.plan)
-"$RCUVET_ROOT/scripts/validate.sh" -p "$profiles $ctl" -P check -C "${plans[*]}"
+"$RCUVET_ROOT/scripts/validate.sh" -p "$profiles $ctl" -P "$plan" -C "${plans[*]}"
 export RCUVET_BOOT_CACHE=1
 rm -rf "$RESULTS"
 mkdir -p "$RESULTS"
@@ -29,7 +31,7 @@ fi
 # vet_check PROFILE: the check plan on PROFILE.
 runs=()
 vet_check() {
-	vet_profile "$1" check "$RESULTS/$1"
+	vet_profile "$1" "$plan" "$RESULTS/$1"
 	runs+=("$RESULTS/$1/results.tsv")
 }
 

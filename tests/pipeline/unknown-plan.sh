@@ -26,6 +26,8 @@ refused "unknown plan 'nope'; plans: " PLAN=nope PROFILES=debug scripts/run.sh &
 		PLAN=dev-step PROFILES=debug scripts/run.sh &&
 	refused "plan 'dev-module' line 1: no module 'rcuvet_nosuch'" \
 		PLAN=check+dev-module scripts/run.sh &&
+	refused "plan 'dev-module' line 1: no module 'rcuvet_nosuch'" \
+		PLAN=check+dev-module scripts/check.sh &&
 	refused "plan 'dev-program' line 1: no program 'no-such-program'" \
 		PLAN=dev-program PROFILES=debug scripts/run.sh &&
 	refused "plan 'dev-step' line 2: unknown step" scripts/vet.sh debug dev-step "$t/out.d" &&
