@@ -13,9 +13,11 @@
  * before the frees were queued, however slow the host.
  *
  * "Freed" is what the allocator says: for slab objects, KASAN's shadow
- * (poisoned once KASAN has seen the object freed: both kernels have
+ * (poisoned once KASAN has seen the object freed: the debug kernel has
  * generic KASAN, which also reports the reader's access to an object freed
- * too early as a use-after-free); for vmalloc() buffers, whether the
+ * too early as a use-after-free; without it, as on nopreempt, the slab
+ * cases check only that the reader left first, and the batch case
+ * skips); for vmalloc() buffers, whether the
  * address is still mapped (the reader reads those with
  * copy_from_kernel_nofault(), as KASAN does not watch vmalloc space here).
  *
