@@ -259,33 +259,6 @@ static int srcu_test_init(struct kunit *test)
 }
 
 /*
- * Judge a pair (rcuvet_gpw.h) and report a failure: PASS, FAIL, or
- * INCONCLUSIVE while tries are left (the caller retries).
- */
-static enum rcuvet_gpw_verdict srdr_judge(struct kunit *test, const struct rcuvet_gpw *w,
-					  bool left, unsigned int rep, unsigned int try,
-					  const char *what)
-{
-	enum rcuvet_gpw_verdict v = rcuvet_gpw_verdict(w, left);
-
-	if (v == RCUVET_GPW_INCONCLUSIVE && try < RCUVET_GPW_TRIES) {
-		kunit_info(test, "rep %u try %u: inconclusive, retrying\n", rep, try);
-		return v;
-	}
-	if (!left)
-		KUNIT_FAIL(test, "rep %u: %s returned while the reader was inside", rep, what);
-	else if (w->ended_inside)
-		KUNIT_FAIL(test,
-			   "rep %u: the grace period %s waits for ended while the reader was inside",
-			   rep, what);
-	else if (v == RCUVET_GPW_INCONCLUSIVE)
-		KUNIT_FAIL(test,
-			   "rep %u: inconclusive in %u tries: the reader never saw the grace period of %s in progress for %u ms",
-			   rep, try, what, w->margin_ms);
-	return v == RCUVET_GPW_PASS ? v : RCUVET_GPW_FAIL;
-}
-
-/*
  * @sync on upd(@ssp) while a reader of @ssp sleeps inside: the reader
  * must have left when @sync returns.
  */
@@ -305,7 +278,7 @@ static void waits_for_reader(struct kunit *test, struct srcu_struct *ssp,
 			left = READ_ONCE(r.left);
 			srdr_finish(&r);
 			srdr_check_inside(test, &r);
-			v = srdr_judge(test, &r.w, left, i, try, what);
+			v = rcuvet_gpw_judge(test, &r.w, left, i, try, what, RCUVET_GPW_RETURNED);
 			if (v != RCUVET_GPW_INCONCLUSIVE)
 				break;
 		}
@@ -429,7 +402,8 @@ static void synchronize_srcu_ignores_other_srcu_struct(struct kunit *test)
 			KUNIT_EXPECT_FALSE_MSG(test, b_left,
 					       "rep %u: synchronize_srcu(&A) waited for B's reader",
 					       i);
-			v = srdr_judge(test, &ra.w, a_left, i, try, "synchronize_srcu(&A)");
+			v = rcuvet_gpw_judge(test, &ra.w, a_left, i, try, "synchronize_srcu(&A)",
+					     RCUVET_GPW_RETURNED);
 			if (v != RCUVET_GPW_INCONCLUSIVE)
 				break;
 		}
@@ -501,7 +475,8 @@ static void call_srcu_runs_after_reader(struct kunit *test)
 					      "rep %u: srcu_barrier() on CPU %d returned before the callbacks ran (CPU 0's %d, CPU 1's %d)",
 					      i, bcpu, cb[0].ran, cb[1].ran);
 			left = cb[0].saw_left && cb[1].saw_left;
-			v = srdr_judge(test, &r.w, left, i, try, "call_srcu()'s callback");
+			v = rcuvet_gpw_judge(test, &r.w, left, i, try, "a call_srcu() callback",
+					     RCUVET_GPW_RAN);
 			if (v != RCUVET_GPW_INCONCLUSIVE)
 				break;
 		}
@@ -569,8 +544,9 @@ static void call_srcu_mid_grace_period_waits_for_new_reader(struct kunit *test)
 					      i);
 			if (idx == r1.idx || !gp1_running)
 				r2.w.witnessed = false;	/* no mid-GP reader: retry */
-			v = srdr_judge(test, &r2.w, cb.saw_left, i, try,
-				       "call_srcu() during a grace period");
+			v = rcuvet_gpw_judge(test, &r2.w, cb.saw_left, i, try,
+					     "a call_srcu() callback queued mid-grace-period",
+					     RCUVET_GPW_RAN);
 			if (v != RCUVET_GPW_INCONCLUSIVE)
 				break;
 		}
@@ -626,8 +602,9 @@ static void srcu_read_lock_index_follows_grace_period(struct kunit *test)
 			srdr_finish(&r);
 			synchronize_srcu(upd(ssp));
 			srdr_check_inside(test, &r);
-			v = srdr_judge(test, &r.w, left, i, try,
-				       "start_poll_synchronize_srcu()'s cookie");
+			v = rcuvet_gpw_judge(test, &r.w, left, i, try,
+					     "start_poll_synchronize_srcu()'s cookie",
+					     RCUVET_GPW_COMPLETED);
 			if (v != RCUVET_GPW_INCONCLUSIVE)
 				break;
 		}
@@ -669,7 +646,8 @@ static void poll_state_synchronize_srcu_waits_for_reader(struct kunit *test)
 			srdr_finish(&r);
 			synchronize_srcu(upd(ssp));
 			srdr_check_inside(test, &r);
-			v = srdr_judge(test, &r.w, left, i, try, "the polled cookie");
+			v = rcuvet_gpw_judge(test, &r.w, left, i, try, "a polled cookie",
+					     RCUVET_GPW_COMPLETED);
 			if (v != RCUVET_GPW_INCONCLUSIVE)
 				break;
 		}
@@ -771,8 +749,8 @@ static void synchronize_srcu_waits_for_srcu_up_read(struct kunit *test)
 			wait_for_completion(&s.up_done);
 			KUNIT_EXPECT_TRUE(test, s.idx == 0 || s.idx == 1);
 			KUNIT_EXPECT_NE(test, s.down_pid, s.up_pid);
-			v = srdr_judge(test, &s.w, left, i, try,
-				       "synchronize_srcu() before srcu_up_read()");
+			v = rcuvet_gpw_judge(test, &s.w, left, i, try, "synchronize_srcu()",
+					     RCUVET_GPW_RETURNED);
 			if (v != RCUVET_GPW_INCONCLUSIVE)
 				break;
 		}

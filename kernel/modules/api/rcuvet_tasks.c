@@ -377,34 +377,6 @@ static void tr_finish(struct tr_reader *r)
 	put_task_struct(r->task);
 }
 
-/*
- * Judge a pair (rcuvet_gpw.h) and report a failure: PASS, FAIL, or
- * INCONCLUSIVE while tries are left (the caller retries).
- */
-static enum rcuvet_gpw_verdict tr_judge(struct kunit *test, const struct rcuvet_gpw *w,
-					bool left, unsigned int rep, unsigned int try,
-					const char *what)
-{
-	enum rcuvet_gpw_verdict v = rcuvet_gpw_verdict(w, left);
-
-	if (v == RCUVET_GPW_INCONCLUSIVE && try < RCUVET_GPW_TRIES) {
-		kunit_info(test, "rep %u try %u: inconclusive, retrying\n", rep, try);
-		return v;
-	}
-	if (!left)
-		KUNIT_FAIL(test, "rep %u: %s while the reader was inside", rep, what);
-	else if (w->ended_inside)
-		KUNIT_FAIL(test, "rep %u: the grace period ended while the reader was inside",
-			   rep);
-	else if (w->why)
-		KUNIT_FAIL(test, "rep %u: the reader was %s", rep, w->why);
-	else if (v == RCUVET_GPW_INCONCLUSIVE)
-		KUNIT_FAIL(test,
-			   "rep %u: inconclusive in %u tries: the reader never saw its grace period in progress for %u ms",
-			   rep, try, w->margin_ms);
-	return v == RCUVET_GPW_PASS ? v : RCUVET_GPW_FAIL;
-}
-
 static void tr_cb(struct rcu_head *rh)
 {
 	struct tr_cb *cb = container_of(rh, struct tr_cb, rh);
@@ -457,7 +429,7 @@ static void tr_waits_for_reader(struct kunit *test, enum tr_kind kind, bool pree
 			sync();
 			left = READ_ONCE(r.left);
 			tr_finish(&r);
-			v = tr_judge(test, &r.w, left, i, try, what);
+			v = rcuvet_gpw_judge(test, &r.w, left, i, try, what, RCUVET_GPW_RETURNED);
 			if (v != RCUVET_GPW_INCONCLUSIVE)
 				break;
 		}
@@ -481,7 +453,7 @@ static void synchronize_rcu_tasks_waits_for_voluntary_switch(struct kunit *test)
 {
 	rcuvet_covers(test, "synchronize_rcu_tasks");
 	tr_waits_for_reader(test, K_TASKS, true, synchronize_rcu_tasks,
-			    "synchronize_rcu_tasks() returned before the task switched voluntarily");
+			    "synchronize_rcu_tasks()");
 }
 
 /*
@@ -510,8 +482,8 @@ static void synchronize_rcu_tasks_is_not_synchronize_rcu(struct kunit *test)
 			KUNIT_EXPECT_FALSE_MSG(test, left_rcu,
 					       "rep %u: synchronize_rcu() waited for a task looping in the kernel",
 					       i);
-			v = tr_judge(test, &r.w, left_tasks, i, try,
-				     "synchronize_rcu_tasks() returned");
+			v = rcuvet_gpw_judge(test, &r.w, left_tasks, i, try,
+					     "synchronize_rcu_tasks()", RCUVET_GPW_RETURNED);
 			if (v != RCUVET_GPW_INCONCLUSIVE)
 				break;
 		}
@@ -578,7 +550,8 @@ static void tr_callbacks(struct kunit *test, enum tr_kind kind,
 			KUNIT_EXPECT_TRUE_MSG(test, ran,
 					      "rep %u: the barrier on CPU %d returned before the callbacks ran (CPU 0's %d, CPU 1's %d)",
 					      i, bcpu, cb[0].ran, cb[1].ran);
-			v = tr_judge(test, &r.w, cb[0].saw_left && cb[1].saw_left, i, try, what);
+			v = rcuvet_gpw_judge(test, &r.w, cb[0].saw_left && cb[1].saw_left, i, try,
+					     what, RCUVET_GPW_RAN);
 			if (v != RCUVET_GPW_INCONCLUSIVE)
 				break;
 		}
@@ -592,7 +565,7 @@ static void call_rcu_tasks_runs_after_voluntary_switch(struct kunit *test)
 {
 	rcuvet_covers(test, "call_rcu_tasks rcu_barrier_tasks");
 	tr_callbacks(test, K_TASKS, call_rcu_tasks, rcu_barrier_tasks,
-		     "a call_rcu_tasks() callback ran");
+		     "a call_rcu_tasks() callback");
 }
 
 /* synchronize_rcu_tasks_rude() waits for a preempt-disabled region. */
@@ -600,7 +573,7 @@ static void synchronize_rcu_tasks_rude_waits_for_preempt_disabled(struct kunit *
 {
 	rcuvet_covers(test, "synchronize_rcu_tasks_rude");
 	tr_waits_for_reader(test, K_RUDE, false, synchronize_rcu_tasks_rude,
-			    "synchronize_rcu_tasks_rude() returned");
+			    "synchronize_rcu_tasks_rude()");
 }
 
 /*
@@ -657,8 +630,8 @@ static void synchronize_rcu_tasks_trace_waits_for_sleeping_reader(struct kunit *
 			synchronize_rcu_tasks_trace();
 			left = READ_ONCE(r.left);
 			tr_finish(&r);
-			v = tr_judge(test, &r.w, left, i, try,
-				     "synchronize_rcu_tasks_trace() returned");
+			v = rcuvet_gpw_judge(test, &r.w, left, i, try,
+					     "synchronize_rcu_tasks_trace()", RCUVET_GPW_RETURNED);
 			if (v != RCUVET_GPW_INCONCLUSIVE)
 				break;
 		}
@@ -681,7 +654,7 @@ static void call_rcu_tasks_trace_runs_after_reader(struct kunit *test)
 	rcuvet_covers(test,
 		      "call_rcu_tasks_trace rcu_barrier_tasks_trace rcu_read_lock_trace rcu_read_unlock_trace");
 	tr_callbacks(test, K_TRACE, call_rcu_tasks_trace, rcu_barrier_tasks_trace,
-		     "a call_rcu_tasks_trace() callback ran");
+		     "a call_rcu_tasks_trace() callback");
 }
 
 /* Wait (at most wait_ms) until the Tasks Trace grace period marked @t a reader. */
@@ -737,8 +710,9 @@ static void call_rcu_tasks_trace_mid_grace_period_waits_for_new_reader(struct ku
 					      i);
 			if (!marked || !gp1_running)
 				r2.w.witnessed = false;	/* r2 did not enter mid-GP: retry */
-			v = tr_judge(test, &r2.w, cb[1].saw_left, i, try,
-				     "a callback queued during a grace period ran");
+			v = rcuvet_gpw_judge(test, &r2.w, cb[1].saw_left, i, try,
+					     "a call_rcu_tasks_trace() callback queued mid-grace-period",
+					     RCUVET_GPW_RAN);
 			if (v != RCUVET_GPW_INCONCLUSIVE)
 				break;
 		}

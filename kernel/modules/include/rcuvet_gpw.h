@@ -30,10 +30,15 @@
  * A grace period that wrongly ends after less than margin_ms (a kernel
  * that reports quiescent states too early) is caught: the reader is
  * still inside, by construction, when it ends.
+ *
+ * rcuvet_gpw_judge() is that verdict as a KUnit case uses it, one try
+ * at a time: it says why a pair failed, and asks for another try while
+ * an inconclusive pair has tries left.
  */
 #ifndef _RCUVET_GPW_H
 #define _RCUVET_GPW_H
 
+#include <kunit/test.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/rcupdate.h>
@@ -155,6 +160,53 @@ rcuvet_gpw_verdict(const struct rcuvet_gpw *w, bool left)
 	if (!left || w->ended_inside || w->why)
 		return RCUVET_GPW_FAIL;
 	return w->witnessed ? RCUVET_GPW_PASS : RCUVET_GPW_INCONCLUSIVE;
+}
+
+/* How the updater learns that the grace period is over. */
+enum rcuvet_gpw_end {
+	RCUVET_GPW_RETURNED,	/* the primitive returned */
+	RCUVET_GPW_RAN,		/* the callback ran */
+	RCUVET_GPW_COMPLETED,	/* the cookie completed */
+};
+
+/*
+ * Judge try @try of repetition @rep of a pair and report a failure:
+ * PASS, FAIL, or INCONCLUSIVE while tries are left (the caller retries).
+ * @what names what waits for the grace period, as a noun
+ * ("synchronize_srcu()", "a call_rcu_tasks() callback"), and @end how
+ * the updater learns that it is over: the messages read "@what
+ * returned/ran/completed while the reader was inside".
+ */
+static inline enum rcuvet_gpw_verdict
+rcuvet_gpw_judge(struct kunit *test, const struct rcuvet_gpw *w, bool left,
+		 unsigned int rep, unsigned int try, const char *what,
+		 enum rcuvet_gpw_end end)
+{
+	static const char * const ended[] = {
+		[RCUVET_GPW_RETURNED]	= "returned",
+		[RCUVET_GPW_RAN]	= "ran",
+		[RCUVET_GPW_COMPLETED]	= "completed",
+	};
+	enum rcuvet_gpw_verdict v = rcuvet_gpw_verdict(w, left);
+
+	if (v == RCUVET_GPW_INCONCLUSIVE && try < RCUVET_GPW_TRIES) {
+		kunit_info(test, "rep %u try %u: inconclusive, retrying\n", rep, try);
+		return v;
+	}
+	if (!left)
+		KUNIT_FAIL(test, "rep %u: %s %s while the reader was inside",
+			   rep, what, ended[end]);
+	else if (w->ended_inside)
+		KUNIT_FAIL(test,
+			   "rep %u: the grace period for %s ended while the reader was inside",
+			   rep, what);
+	else if (w->why)
+		KUNIT_FAIL(test, "rep %u: the reader was %s", rep, w->why);
+	else if (v == RCUVET_GPW_INCONCLUSIVE)
+		KUNIT_FAIL(test,
+			   "rep %u: inconclusive in %u tries: the reader never saw the grace period for %s in progress for %u ms",
+			   rep, try, what, w->margin_ms);
+	return v == RCUVET_GPW_PASS ? v : RCUVET_GPW_FAIL;
 }
 
 #endif /* _RCUVET_GPW_H */
