@@ -10,8 +10,9 @@
  * message, so that each plan's own results can be told apart.
  *
  * A run passes only if all of these hold:
- *  - every KTAP document in the log (not only the first) is complete and
- *    every test case in it passed or was skipped;
+ *  - every KTAP document in the log (not only the first; KUnit's "KTAP
+ *    version 1" and kselftest's "TAP version 13") is complete and every
+ *    test case in it passed or was skipped;
  *  - every step of the plan began and ended with status 0, and each
  *    "kunit" step printed at least one result;
  *  - /init printed its end marker ("rcuvet: done"): a panic, a hang or a
@@ -23,7 +24,8 @@
  *    "rcuvet: expect-splat COUNT TITLE" ... "rcuvet: end-expect" window
  *    (one or more such lines), where every report's title must be one of
  *    the TITLEs and each TITLE must be that of exactly COUNT reports (see
- *    "Reports" below for what a report and its title are).
+ *    "Reports" below for what a report and its title are; a test's KTAP
+ *    diagnostic line, "# ...", is none, even where it quotes one).
  *
  * Each leaf test case becomes a row of the results file; so do three
  * harness checks (boot-complete, plan-complete, kernel-clean), so that the
@@ -614,7 +616,9 @@ static int ktap_line(const char *line)
 	if (level >= MAX_DEPTH)
 		return 0;
 
-	if (!strcmp(s, "KTAP version 1") || !strcmp(s, "TAP version 14")) {
+	/* KUnit prints KTAP version 1; kselftest's ktap_helpers.sh TAP 13. */
+	if (!strcmp(s, "KTAP version 1") || !strcmp(s, "TAP version 14") ||
+	    !strcmp(s, "TAP version 13")) {
 		if (level == 0)
 			doc_open();
 		else if (doc.open)
@@ -727,6 +731,17 @@ static void marker(const char *m)
 }
 
 /* ---- input --------------------------------------------------------- */
+
+/*
+ * A KTAP diagnostic ("# ..."), a test's own line: never a kernel report,
+ * though it may quote one (kselftest-rcutorture quotes the splats it
+ * fails a case for).  Lockdep's "#0: ..." lines are the kernel's.
+ */
+static int is_diagnostic(const char *s)
+{
+	s += strspn(s, " ");
+	return s[0] == '#' && (s[1] == ' ' || !s[1]);
+}
 
 /* Strip "[  12.345678] " and remember the time. */
 static const char *strip_time(const char *line)
@@ -859,7 +874,8 @@ int main(int argc, char **argv)
 			marker(s + 8);
 			continue;
 		}
-		scan_report(s);
+		if (!is_diagnostic(s))
+			scan_report(s);
 		ktap_line(s);
 	}
 	fclose(in);
