@@ -522,7 +522,7 @@ static void kfree_rcu_waits_for_reader(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, err, 0);
 	}
 	if (!kf_sees_frees(kind))
-		kunit_info(test, "no generic KASAN: frees are not observed");
+		kunit_info(test, "frees are not observed without generic KASAN");
 	for (i = 0; i < reps; i++) {
 		for (try = 1; try <= KF_TRIES; try++)
 			if (kf_waits_once(test, param, cache, i))
