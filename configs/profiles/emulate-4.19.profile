@@ -12,5 +12,12 @@ KERNEL_OF=debug
 # program rcu-pin), and the first quiescent-state scan of a grace period,
 # which reports irq-disabled CPUs, runs at once, not after a timer that
 # the reader's CPU may be the one to expire (jiffies_till_first_fqs=0).
-CMDLINE="rcutree.emulate_unconsolidated=1 rcutree.jiffies_till_first_fqs=0 isolcpus=2"
+# Timer migration off: an idle CPU 2's timers (the grace-period kthread's
+# force-quiescent-state wait among them) could otherwise be expired by
+# another CPU, the reader's with interrupts disabled, and the grace period
+# then waited for that reader (ctl-emulate-4.19 did not hold once in six
+# runs on 2026-12-05: synchronize_rcu.local_irq_disable waited 775 ms).
+# The likely cause, not proven; the control's holding rate is to be
+# measured (>= 50 boots).
+CMDLINE="rcutree.emulate_unconsolidated=1 rcutree.jiffies_till_first_fqs=0 isolcpus=2 sysctl.kernel.timer_migration=0"
 QEMU_SMP=3
