@@ -14,7 +14,8 @@
  * hold_ms after t_start, reads an object that the updater may be freeing,
  * records t_left and publishes "left" as the last thing inside.  The
  * updater reads "left" the instant the primitive says the grace period is
- * over: it must be set.  reps repetitions a pair.
+ * over: it must be set.  reps repetitions a pair; pairs= (globs, e.g.
+ * "synchronize_rcu.*,*.local_irq_save") runs only the pairs it names.
  *
  * No pair passes vacuously: a pass needs t_left - t_start >= hold_ms, the
  * reader demonstrably inside for hold_ms while the primitive was in
@@ -45,6 +46,7 @@
 #include <kunit/test.h>
 #include <linux/completion.h>
 #include <linux/delay.h>
+#include <linux/glob.h>
 #include <linux/interrupt.h>
 #include <linux/ktime.h>
 #include <linux/kthread.h>
@@ -70,6 +72,10 @@ MODULE_PARM_DESC(hold_ms, "How long a reader stays in its critical section");
 static unsigned int reps = 2;
 module_param(reps, uint, 0444);
 MODULE_PARM_DESC(reps, "Repetitions of each reader/updater pair");
+
+static char *pairs = "*";
+module_param(pairs, charp, 0444);
+MODULE_PARM_DESC(pairs, "Run only the waits_for_reader pairs whose name matches one of these comma-separated globs");
 
 #define CONSOL_MAGIC 0x52435556455421UL
 /* How long a reader waits inside for the updater to record t_start. */
@@ -388,17 +394,39 @@ static const struct consol_updater consol_updaters[] = {
  */
 static unsigned int consol_pair_index[N_PAIRS];
 
+/* Does @name match one of the comma-separated globs of pairs=? */
+static bool consol_pair_selected(const char *name)
+{
+	const char *g = pairs;
+	char glob[KUNIT_PARAM_DESC_SIZE];
+
+	while (*g) {
+		size_t len = strcspn(g, ",");
+
+		if (len < sizeof(glob)) {
+			memcpy(glob, g, len);
+			glob[len] = '\0';
+			if (glob_match(glob, name))
+				return true;
+		}
+		g += len + !!g[len];
+	}
+	return false;
+}
+
 static const void *consol_pair_gen(const void *prev, char *desc)
 {
 	const unsigned int *p = prev ? (const unsigned int *)prev + 1 :
 				consol_pair_index;
 
-	if (p == consol_pair_index + N_PAIRS)
-		return NULL;
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s.%s",
-		 consol_updaters[*p / N_READERS].name,
-		 rcuvet_reader_kinds[*p % N_READERS].name);
-	return p;
+	for (; p < consol_pair_index + N_PAIRS; p++) {
+		snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s.%s",
+			 consol_updaters[*p / N_READERS].name,
+			 rcuvet_reader_kinds[*p % N_READERS].name);
+		if (consol_pair_selected(desc))
+			return p;
+	}
+	return NULL;
 }
 
 enum consol_verdict { CONSOL_PASS, CONSOL_EARLY, CONSOL_INCONCLUSIVE };
