@@ -481,6 +481,9 @@ static enum consol_verdict consol_try(struct kunit *test, struct consol_reader *
 	ok = u->wait(r);
 	rcuvet_signal(&r->gp_done);
 	wait_for_completion(&r->done);
+	if (r->sec.nested)
+		kunit_info(test, "the %s handler tried %u times inside an rcu_read_lock() reader first",
+			   kind->name, r->sec.nested);
 	if (!u->frees_obj)
 		kfree(r->obj);
 	if (!ok)

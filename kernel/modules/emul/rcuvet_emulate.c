@@ -143,6 +143,9 @@ static void gp_vs_reader(struct kunit *test)
 		WRITE_ONCE(r->gp_done, true);
 		wait_for_completion(&r->done);
 		early += !left;
+		if (r->sec.nested)
+			kunit_info(test, "the %s handler tried %u times inside an rcu_read_lock() reader first",
+				   kind->name, r->sec.nested);
 		kunit_info(test, "gp: %s %s %lld.%03lld ms %s", u->name, kind->name,
 			   us / 1000, us % 1000, left ? "waited" : "early");
 	}

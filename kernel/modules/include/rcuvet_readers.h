@@ -28,6 +28,7 @@ struct rcuvet_section {
 	struct timer_list timer;	/* timer_softirq */
 	struct hrtimer hrtimer;		/* hrtimer_hardirq */
 	struct completion handler_done;	/* a handler has run the body */
+	unsigned int nested;		/* handlers that found a reader below */
 };
 
 struct rcuvet_reader_kind {
@@ -56,11 +57,31 @@ RCUVET_SECTION(local_bh_disable, local_bh_disable(), local_bh_enable())
 RCUVET_SECTION(local_irq_disable, local_irq_disable(), local_irq_enable())
 RCUVET_SECTION(local_irq_save, local_irq_save(s->flags), local_irq_restore(s->flags))
 
-/* A softirq handler: a timer on this CPU runs the body. */
+/*
+ * A handler runs the body only if it did not interrupt an rcu_read_lock()
+ * reader.  Nested in one, its section would be that reader's too, which
+ * every grace period waits for, v4.19's included.  A timer fires at a
+ * tick, on top of whatever task then runs on the CPU (the previous
+ * reader's kthread on its way out, a kworker): such a handler tries again
+ * a jiffy later, and s->nested counts it.
+ */
+static bool rcuvet_handler_nested(struct rcuvet_section *s)
+{
+	if (!rcu_preempt_depth())
+		return false;
+	s->nested++;
+	return true;
+}
+
+/* A softirq handler: a timer pinned to this CPU runs the body. */
 static void rcuvet_timer_fn(struct timer_list *t)
 {
 	struct rcuvet_section *s = from_timer(s, t, timer);
 
+	if (rcuvet_handler_nested(s)) {
+		mod_timer(&s->timer, jiffies + 1);
+		return;
+	}
 	s->body(s);
 	complete(&s->handler_done);
 }
@@ -68,7 +89,7 @@ static void rcuvet_timer_fn(struct timer_list *t)
 static void rcuvet_run_timer_softirq(struct rcuvet_section *s)
 {
 	init_completion(&s->handler_done);
-	timer_setup(&s->timer, rcuvet_timer_fn, 0);
+	timer_setup(&s->timer, rcuvet_timer_fn, TIMER_PINNED);
 	s->timer.expires = jiffies;
 	add_timer_on(&s->timer, smp_processor_id());
 	wait_for_completion(&s->handler_done);
@@ -80,6 +101,10 @@ static enum hrtimer_restart rcuvet_hrtimer_fn(struct hrtimer *t)
 {
 	struct rcuvet_section *s = container_of(t, struct rcuvet_section, hrtimer);
 
+	if (rcuvet_handler_nested(s)) {
+		hrtimer_forward_now(t, ns_to_ktime(TICK_NSEC));
+		return HRTIMER_RESTART;
+	}
 	s->body(s);
 	complete(&s->handler_done);
 	return HRTIMER_NORESTART;
