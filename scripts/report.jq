@@ -157,7 +157,10 @@ def failure_md($n):
 		"   console: `\(.console)`" + (if .line > 0 then ", line \(.line)" else "" end)
 	 else empty end),
 	(if (.context | length) > 0 then
-		"", "   ```", (.context[] | "   " + .[:300]), "   ```"
+		"", "   ```",
+		(.context | if length > 6 then .[:4] + ["[...]"] + .[-1:] else . end
+		 | .[] | "   " + .[:300]),
+		"   ```"
 	 else empty end);
 
 def xdp_row: [
@@ -167,6 +170,24 @@ def xdp_row: [
 	 else "\(.loss | num) of \(.bound | num)" end),
 	.leaks
 ];
+
+# xdp_cell: a scenario's accounting on one run, in one table cell.
+def xdp_cell:
+	xdp_row as [$run, $sc, $res, $frames, $torn, $loss, $leaks]
+	| [$res, (if $frames != "" then "\($frames) frames" else empty end),
+	   (if $torn != "" then "\($torn) torn down" else empty end),
+	   (if $loss != "" then "loss \($loss)" else empty end),
+	   "leaks \($leaks // "unknown")"] | join(", ");
+
+# xdp_by_scenario: a row per scenario, a column per run: the summary's
+# table stays as long as the scenario list, however many runs.
+def xdp_by_scenario($xdp):
+	($xdp | map(.run) | unique) as $runs
+	| ($xdp | reduce .[] as $x ({order: [], by: {}};
+		(if .by[$x.scenario] == null then .order += [$x.scenario] else . end)
+		| .by[$x.scenario][$x.run] = ($x | xdp_cell))) as $t
+	| table(["scenario"] + $runs;
+		[$t.order[] as $sc | [$sc] + [$runs[] as $r | $t.by[$sc][$r] // ""]]);
 
 def reliance_row: [.run, (.hits | num), .context, .check, .site];
 
@@ -191,12 +212,12 @@ def summary_md:
 	"## Failures (\(.failures | length))",
 	"",
 	(if (.failures | length) == 0 then "None." else
-		(.failures | to_entries[] | select(.key < 3) | .key as $k | .value | failure_md($k + 1)),
-		(.failures | to_entries[] | select(.key >= 3 and .key < 50) | .key as $k | .value
+		(.failures | to_entries[] | select(.key < 1) | .key as $k | .value | failure_md($k + 1)),
+		(.failures | to_entries[] | select(.key >= 1 and .key < 30) | .key as $k | .value
 			| "\($k + 1). `\(.where)`: **\(.case)** (\(.kind)): \(.reason)"
 			+ (if .console then " (`\(.console)`\(if .line > 0 then " line \(.line)" else "" end))" else "" end)),
-		(if (.failures | length) > 50 then
-			"", "... and \(.failures | length - 50) more: the tables under Full results list them all."
+		(if (.failures | length) > 30 then
+			"", "... and \(.failures | length - 30) more: the tables under Full results list them all."
 		 else empty end)
 	 end),
 	(if ([$f[] | length] | add // 0) > 0 then "", "## Findings" else empty end),
@@ -218,15 +239,14 @@ def summary_md:
 	 else empty end),
 	(if ($f.xdp | length) > 0 then
 		"", "XDP teardown accounting (frames sent, devmap and cpumap entries torn down, devmap frames unaccounted of the loss allowed, what outlived the scenario):", "",
-		table(["run", "scenario", "result", "frames", "entries torn down", "loss", "leaks"];
-			[$f.xdp[] | xdp_row])
+		xdp_by_scenario($f.xdp)
 	 else empty end),
 	(if ($f.reliance | length) > 0 then
 		"", "Readers relying on RCU flavor consolidation: \(plural($f.reliance | length; "site"))"
-		+ (if ($f.reliance | length) > 10 then ", the 10 most hit (all under Full results)" else "" end)
+		+ (if ($f.reliance | length) > 5 then ", the 5 most hit (all under Full results)" else "" end)
 		+ ":", "",
 		table(["run", "hits", "context", "check", "site"];
-			[$f.reliance | sort_by(-.hits) | .[:10][] | reliance_row])
+			[$f.reliance | sort_by(-.hits) | .[:5][] | reliance_row])
 	 else empty end);
 
 # suite_counts(CASES): a row per suite, in the order they ran.
@@ -266,7 +286,12 @@ def full_md:
 		table(["control", "status", "time (s)", "why", "console"];
 			[$f.controls[] | [.control, .status, .seconds, .reason, .console]])
 	 else empty end),
-	(if ($f.reliance | length) > 10 then
+	(if ($f.xdp | length) > 0 then
+		"", "## XDP teardown accounting", "",
+		table(["run", "scenario", "result", "frames", "entries torn down", "loss", "leaks"];
+			[$f.xdp[] | xdp_row])
+	 else empty end),
+	(if ($f.reliance | length) > 5 then
 		"", "## Readers relying on RCU flavor consolidation", "",
 		"hits, context, check, site (kernel/patches/0002-*; docs/emulate-4.19.md):", "",
 		table(["run", "hits", "context", "check", "site"]; [$f.reliance[] | reliance_row])
