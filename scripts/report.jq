@@ -179,10 +179,11 @@ def xdp_cell:
 	   (if $loss != "" then "loss \($loss)" else empty end),
 	   "leaks \($leaks // "unknown")"] | join(", ");
 
-# xdp_by_scenario: a row per scenario, a column per run: the summary's
+# xdp_by_scenario: a row per scenario, a column per run in the order the
+# runs ran (not sorted by name): the summary's
 # table stays as long as the scenario list, however many runs.
 def xdp_by_scenario($xdp):
-	($xdp | map(.run) | unique) as $runs
+	(reduce $xdp[].run as $r ([]; if any(.[]; . == $r) then . else . + [$r] end)) as $runs
 	| ($xdp | reduce .[] as $x ({order: [], by: {}};
 		(if .by[$x.scenario] == null then .order += [$x.scenario] else . end)
 		| .by[$x.scenario][$x.run] = ($x | xdp_cell))) as $t
