@@ -35,7 +35,6 @@ static unsigned int reps = 3;
 module_param(reps, uint, 0444);
 MODULE_PARM_DESC(reps, "Repetitions of each case");
 
-
 struct smoke_reader {
 	struct completion inside, done;
 	bool left;
@@ -113,6 +112,7 @@ static void call_rcu_runs_after_reader(struct kunit *test)
 {
 	struct smoke_reader r;
 	unsigned int i;
+	bool cb_saw_left;
 
 	for (i = 0; i < reps; i++) {
 		init_rcu_head_on_stack(&r.rh);
@@ -120,7 +120,8 @@ static void call_rcu_runs_after_reader(struct kunit *test)
 		call_rcu(&r.rh, smoke_cb);
 		rcu_barrier();
 		rcuvet_signal(&r.checked);
-		KUNIT_EXPECT_TRUE_MSG(test, READ_ONCE(r.left_seen_by_cb),
+		cb_saw_left = READ_ONCE(r.left_seen_by_cb);
+		KUNIT_EXPECT_TRUE_MSG(test, cb_saw_left,
 				      "rep %u: callback ran while the reader was inside", i);
 		wait_for_completion(&r.done);
 		destroy_rcu_head_on_stack(&r.rh);
