@@ -25,6 +25,27 @@
  * after CONSOL_TRIES tries fails.  A grace period that ended while the
  * reader was inside fails at once, however slow the host.
  *
+ * The synchronize_rcu() and synchronize_rcu_expedited() pairs (and the
+ * preempted reader's) have a grace-period witness (rcuvet_gpw.h): the
+ * reader stays until it has seen the grace period that must wait for it
+ * (the first to start after it entered, per rcu_get_gp_seq() or
+ * rcu_exp_batches_completed()) in progress for gp_hold_ms, or hold_ms if
+ * that is longer, and that grace period must not end while it is inside.
+ * So a grace-period kthread that starts late cannot make a pair pass
+ * whose grace period does not wait, and a grace period that ends once it
+ * is old, as a force-quiescent-state scan that credited any CPU after
+ * 2 * jiffies_to_sched_qs (200 ms or more: HZ / 10 is its floor) would
+ * end it, is seen ending inside.  Those primitives start their grace
+ * period themselves (the updater's call wakes the kthread or, expedited,
+ * starts it); the others may need the reader's CPU to request theirs
+ * (call_rcu() from the reader's irq-disabled section starts nothing), so
+ * a witness there could wait for a grace period nobody asked for.  The
+ * grace-period kthread must be able to start it while the reader's CPU
+ * has interrupts disabled: plans pin it to the updater's CPU first
+ * (program rcu-pin 0).  Queued on the reader's CPU it would start only
+ * once the reader left, and such a pair, unwitnessed, fails, never
+ * passes: without the witness it passed without showing anything.
+ *
  * The rcu_barrier pairs have their callback queued by the reader, inside
  * its section, on the reader's CPU: rcu_barrier() on the updater's CPU
  * must wait for another CPU's callbacks (the call_rcu pairs wait for the
@@ -59,6 +80,7 @@
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 #include "rcuvet.h"
+#include "rcuvet_gpw.h"
 #include "rcuvet_readers.h"
 
 static char *mutant = "";
@@ -68,6 +90,10 @@ MODULE_PARM_DESC(mutant, "early_exit: the reader leaves its section before it sa
 static unsigned int hold_ms = 100;
 module_param(hold_ms, uint, 0444);
 MODULE_PARM_DESC(hold_ms, "How long a reader stays in its critical section");
+
+static unsigned int gp_hold_ms = 300;
+module_param(gp_hold_ms, uint, 0444);
+MODULE_PARM_DESC(gp_hold_ms, "How long a witnessed reader sees its grace period in progress");
 
 static unsigned int reps = 2;
 module_param(reps, uint, 0444);
@@ -106,6 +132,7 @@ struct consol_reader {
 	bool cb_ran;
 	bool obj_bad;			/* the object was not intact */
 	struct consol_obj *obj;		/* read at the end of the section */
+	struct rcuvet_gpw w;		/* the witness, if w.seq is set */
 	struct rcu_head rh;
 	struct rcu_work rwork;
 };
@@ -116,24 +143,36 @@ static bool consol_mutant(void)
 }
 
 /*
- * Stay inside until hold_ns after the updater recorded t_start, or less
- * once the update primitive has returned: that grace period did not wait
- * for this reader, whose pair has failed already, so the time is better
- * spent on the next pair.  An updater that never records t_start within
+ * May the reader leave?  Not before hold_ns after the updater recorded
+ * t_start, or, witnessed, before the witness says so; at once when the
+ * update primitive has returned: that grace period did not wait for this
+ * reader, whose pair has failed already, so the time is better spent on
+ * the next pair.  An updater that never records t_start within
  * CONSOL_START_MS leaves the try inconclusive (t_left - t_start is short).
  */
+static bool consol_may_leave(struct consol_reader *r, u64 start)
+{
+	bool done = READ_ONCE(r->gp_done);
+	u64 now = ktime_get_ns();
+
+	if (r->w.seq)
+		return rcuvet_gpw_may_leave(&r->w, done);
+	if (done)
+		return true;
+	return start ? now - start >= r->hold_ns :
+		       now - r->t_inside >= CONSOL_START_MS * NSEC_PER_MSEC;
+}
+
 static void consol_finish(struct consol_reader *r)
 {
-	u64 start, now;
+	u64 start;
 
 	if (consol_mutant())
 		rcuvet_wait_for(&r->gp_done);
-	while (!READ_ONCE(r->gp_done)) {
+	for (;;) {
 		/* Pairs with the updater's release of t_start. */
 		start = smp_load_acquire(&r->t_start);
-		now = ktime_get_ns();
-		if (start ? now - start >= r->hold_ns :
-			    now - r->t_inside >= CONSOL_START_MS * NSEC_PER_MSEC)
+		if (consol_may_leave(r, start))
 			break;
 		/* A FIFO thread on this CPU: it runs at once, off our CPU. */
 		if (start && r->preemptor)
@@ -155,6 +194,9 @@ static void consol_body(struct rcuvet_section *sec)
 	/* A callback on this CPU that needs a grace period after "inside". */
 	if (r->remote_cb)
 		call_rcu(&r->rh, consol_cb);
+	/* The witness's grace period: the first to start from now on. */
+	if (r->w.seq)
+		rcuvet_gpw_arm(&r->w);
 	r->t_inside = ktime_get_ns();
 	complete(&r->inside);
 	if (!consol_mutant())
@@ -343,29 +385,42 @@ static bool wait_queue_rcu_work(struct consol_reader *r)
 	return READ_ONCE(r->seen_by_cb);
 }
 
+static unsigned long consol_gp_seq(void *unused)
+{
+	return rcu_get_gp_seq();
+}
+
+static unsigned long consol_exp_seq(void *unused)
+{
+	return rcu_exp_batches_completed();
+}
+
 struct consol_updater {
 	const char *name;
 	const char *covers;
 	bool (*wait)(struct consol_reader *r);
 	bool frees_obj;		/* the primitive frees r->obj */
 	bool remote_cb;		/* the reader queues r->rh on its CPU */
+	/* The witness's sequence, for a primitive that starts its own GP. */
+	unsigned long (*gp_seq)(void *unused);
 };
 
 #define UPDATER(fn, covers, ...) { #fn, covers, wait_##fn, __VA_ARGS__ }
 
 static const struct consol_updater consol_updaters[] = {
-	UPDATER(synchronize_rcu, "synchronize_rcu"),
-	UPDATER(synchronize_rcu_expedited, "synchronize_rcu_expedited"),
+	UPDATER(synchronize_rcu, "synchronize_rcu", .gp_seq = consol_gp_seq),
+	UPDATER(synchronize_rcu_expedited, "synchronize_rcu_expedited",
+		.gp_seq = consol_exp_seq),
 #ifdef CONFIG_NET
 	UPDATER(synchronize_net, "synchronize_net"),
 #endif
 	UPDATER(synchronize_rcu_mult, "synchronize_rcu_mult call_rcu_hurry"),
 	UPDATER(call_rcu, "call_rcu"),
 	UPDATER(call_rcu_hurry, "call_rcu_hurry"),
-	UPDATER(rcu_barrier, "rcu_barrier call_rcu", false, true),
-	UPDATER(kfree_rcu, "kfree_rcu kvfree_rcu_barrier", true),
+	UPDATER(rcu_barrier, "rcu_barrier call_rcu", .remote_cb = true),
+	UPDATER(kfree_rcu, "kfree_rcu kvfree_rcu_barrier", .frees_obj = true),
 	UPDATER(kfree_rcu_mightsleep, "kfree_rcu_mightsleep kvfree_rcu_barrier",
-		true),
+		.frees_obj = true),
 	UPDATER(cond_synchronize_rcu,
 		"get_state_synchronize_rcu cond_synchronize_rcu"),
 	UPDATER(cond_synchronize_rcu_full,
@@ -443,6 +498,25 @@ static void consol_settle(struct consol_reader *r)
 }
 
 /*
+ * Before a witnessed reader enters: no grace period in progress.  One
+ * that began before the reader entered may wait for it all the same (its
+ * CPU had not reported a quiescent state yet), and the next one, the
+ * witness's, could then start only once the reader left.  rcu_barrier()
+ * first: the callbacks already queued, the last reader's task_struct
+ * among them, would start grace periods of their own.  The witness's
+ * grace period is the first to start after the reader entered
+ * (consol_body() arms it there).
+ */
+static void consol_quiesce(const struct consol_updater *u)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(CONSOL_START_MS);
+
+	rcu_barrier();
+	while ((u->gp_seq(NULL) & RCUVET_SEQ_STATE_MASK) && time_before(jiffies, end))
+		schedule_timeout_uninterruptible(1);
+}
+
+/*
  * One try of a pair: the reader runs @kind on RCUVET_READER_CPU, preempted
  * by @preemptor if there is one, while the updater runs @u.
  */
@@ -469,12 +543,21 @@ static enum consol_verdict consol_try(struct kunit *test, struct consol_reader *
 	/* No callback of ours left on this CPU for rcu_barrier() to wait on. */
 	if (u->remote_cb)
 		rcu_barrier();
+	if (u->gp_seq) {
+		unsigned int margin = max(hold_ms, gp_hold_ms);
 
-	t = kthread_run_on_cpu(consol_reader_fn, r, RCUVET_READER_CPU,
-			       "rcuvet_consol/%u");
+		rcuvet_gpw_init(&r->w, u->gp_seq, NULL, margin,
+				margin + CONSOL_START_MS);
+	}
+
+	t = kthread_create_on_cpu(consol_reader_fn, r, RCUVET_READER_CPU,
+				  "rcuvet_consol/%u");
 	if (IS_ERR(t))
 		kfree(r->obj);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(t), "cannot start the reader");
+	if (u->gp_seq)
+		consol_quiesce(u);
+	wake_up_process(t);
 	wait_for_completion(&r->inside);
 	/* t_start before the primitive: pairs with consol_finish()'s acquire. */
 	smp_store_release(&r->t_start, ktime_get_ns());
@@ -486,12 +569,16 @@ static enum consol_verdict consol_try(struct kunit *test, struct consol_reader *
 			   kind->name, r->sec.nested);
 	if (!u->frees_obj)
 		kfree(r->obj);
-	if (!ok)
+	if (!ok || (r->w.seq && r->w.ended_inside))
 		return CONSOL_EARLY;
-	if (r->t_left - r->t_start < r->hold_ns ||
+	if ((r->w.seq ? !r->w.witnessed : r->t_left - r->t_start < r->hold_ns) ||
 	    (preemptor && !r->preemptions)) {
-		kunit_info(test, "inconclusive: inside %llu us after the start, %u preemptions",
-			   div_u64(r->t_left - r->t_start, NSEC_PER_USEC), r->preemptions);
+		kunit_info(test, "inconclusive: inside %llu us after the start, %s, %u preemptions",
+			   div_u64(r->t_left - r->t_start, NSEC_PER_USEC),
+			   !r->w.seq ? "no witness" : r->w.witnessed ?
+			   "grace period witnessed" :
+			   "grace period not seen in progress (its kthread on the reader's CPU? rcu-pin 0)",
+			   r->preemptions);
 		return CONSOL_INCONCLUSIVE;
 	}
 	return CONSOL_PASS;
@@ -530,8 +617,10 @@ static void consol_pair(struct kunit *test, struct consol_reader *r,
 			    "%u of %u grace periods ended while the %s reader was inside",
 			    early, reps, kind->name);
 	KUNIT_EXPECT_EQ_MSG(test, unproven, 0,
-			    "%u of %u pairs never showed the reader inside for %u ms of the primitive in %u tries",
-			    unproven, reps, hold_ms, CONSOL_TRIES);
+			    "%u of %u pairs never showed the reader inside for %u ms of the primitive%s in %u tries",
+			    unproven, reps, u->gp_seq ? max(hold_ms, gp_hold_ms) : hold_ms,
+			    u->gp_seq ? " with its grace period in progress" : "",
+			    CONSOL_TRIES);
 	KUNIT_EXPECT_EQ_MSG(test, bad, 0, "the reader's object was not intact");
 }
 
@@ -554,8 +643,9 @@ static void waits_for_reader(struct kunit *test)
  * reports its quiescent state at the context switch.
  */
 static const struct consol_updater consol_preempt_updaters[] = {
-	UPDATER(synchronize_rcu, "synchronize_rcu"),
-	UPDATER(synchronize_rcu_expedited, "synchronize_rcu_expedited"),
+	UPDATER(synchronize_rcu, "synchronize_rcu", .gp_seq = consol_gp_seq),
+	UPDATER(synchronize_rcu_expedited, "synchronize_rcu_expedited",
+		.gp_seq = consol_exp_seq),
 };
 
 static void consol_updater_desc(const struct consol_updater *u, char *desc)

@@ -5,7 +5,8 @@
  * period it holds up was in progress, for at least a margin.
  *
  * The evidence is the flavor's grace-period sequence number (SRCU's
- * ->srcu_gp_seq, rcu_tasks*_get_gp_data()): the counter in its upper
+ * ->srcu_gp_seq, rcu_tasks*_get_gp_data(), RCU's rcu_get_gp_seq() and
+ * rcu_exp_batches_completed()): the counter in its upper
  * bits, a nonzero state in its low two bits while a grace period runs.
  * Once the reader is inside, the updater arms the witness with the
  * sequence number a grace period that starts from now on will end at
@@ -50,9 +51,12 @@
 #define RCUVET_GPW_TRIES	3
 
 /*
- * The Tasks flavors' sequence numbers and grace-period kthread: exported
- * by kernel/rcu/tasks.h, declared only in kernel/rcu/rcu.h.
+ * RCU's normal and expedited grace-period sequence numbers (tree.c), the
+ * Tasks flavors' and their grace-period kthread (tasks.h): exported, but
+ * declared only in kernel/rcu/rcu.h.
  */
+unsigned long rcu_get_gp_seq(void);
+unsigned long rcu_exp_batches_completed(void);
 struct task_struct *get_rcu_tasks_gp_kthread(void);
 void rcu_tasks_get_gp_data(int *flags, unsigned long *gp_seq);
 void rcu_tasks_rude_get_gp_data(int *flags, unsigned long *gp_seq);
@@ -104,7 +108,11 @@ static inline void rcuvet_gpw_init(struct rcuvet_gpw *w,
 				  .margin_ms = margin_ms, .max_ms = max_ms };
 }
 
-/* The updater, with the reader inside, right before the primitive. */
+/*
+ * With the reader inside: the updater, right before the primitive, or
+ * the reader itself as it enters (rcuvet_consol), whose snapshot then
+ * names the first grace period to start after it entered.
+ */
 static inline void rcuvet_gpw_arm(struct rcuvet_gpw *w)
 {
 	w->snap = rcuvet_seq_snap(w->seq(w->arg));
