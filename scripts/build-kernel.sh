@@ -21,17 +21,34 @@ log=$KOBJ/build.log
 stamp=$KOBJ/.rcuvet-built
 want=$(hash_of "$KOBJ/.config" "$TREE_ID")
 
+# payload_fresh: the bzImage holds this build's vmlinux, that is piggy.o
+# holds the compressed vmlinux it was assembled from (scripts/ccache-gcc
+# says how a cache could hand back another kernel's).
+payload_fresh() {
+	local dir=$KOBJ/arch/x86/boot/compressed payload got rc=0
+
+	payload=$(sed -n 's/^\.incbin "\(.*\)"$/\1/p' "$dir/piggy.S" 2>/dev/null)
+	[ -n "$payload" ] && [ -f "$KOBJ/$payload" ] || return 1
+	got=$(mktemp)
+	objcopy -O binary --only-section=.rodata..compressed "$dir/piggy.o" "$got" &&
+		cmp -s "$got" "$KOBJ/$payload" || rc=1
+	rm -f "$got"
+	return $rc
+}
+
 # The packaged tree only changes through the series, so an unchanged
 # config and tree id mean an unchanged kernel; a user's tree may change
 # under us, so make always runs there.
 if [ -z "${KSRC:-}" ] && [ -f "$KOBJ/arch/x86/boot/bzImage" ] &&
-	[ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
+	[ "$(cat "$stamp" 2>/dev/null)" = "$want" ] && payload_fresh; then
 	note "kernel of '$PROFILE' is up to date"
 	exit 0
 fi
 
 step "build kernel $PROFILE (log: ${log#"$RCUVET_ROOT"/})"
 rm -f "$stamp"
+# A stale piggy.o (from a cache, before ccache-gcc) is assembled again.
+payload_fresh || rm -f "$KOBJ/arch/x86/boot/compressed/piggy.o"
 mkdir -p "$CCACHE_DIR"
 ccache -M 20G >/dev/null
 start=$(date +%s)
@@ -49,5 +66,7 @@ if ! wait $pid; then
 	tail -20 "$log" >&2
 	die "kernel build of '$PROFILE' failed; full log: $log"
 fi
+payload_fresh ||
+	die "the bzImage of '$PROFILE' does not hold the vmlinux just built (arch/x86/boot/compressed/piggy.o); delete $KOBJ and build again"
 note "kernel built in $(($(date +%s) - start)) s"
 printf '%s\n' "$want" >"$stamp"

@@ -285,7 +285,7 @@ kmake() {
 		in=(in_base_paths) tree=$BASE_TREE kobj=$BASE_KOBJ
 	fi
 	"${in[@]}" make -C "$tree" O="$kobj" ARCH=x86_64 \
-		CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" "$@"
+		CC="$RCUVET_ROOT/scripts/ccache-gcc" HOSTCC="ccache gcc" -j"$JOBS" "$@"
 }
 
 # in_base_paths CMD...: run CMD (no shell function) in a private mount
