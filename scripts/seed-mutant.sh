@@ -24,4 +24,10 @@ rm -rf "$KOBJ" "$KOBJ.new" "$stamp"
 cp -a "$BASE_KOBJ" "$KOBJ.new"
 rm -f "$KOBJ.new/.rcuvet-built" "$KOBJ.new/build.log"
 mv "$KOBJ.new" "$KOBJ"
+# make rebuilds what the mutant patches touched only if those files are
+# newer than the objects just copied: the mutant tree may be older than
+# its base's kernel (rebuilt since, the tree unchanged), and make would
+# then link the base's objects, the mutant nowhere in its kernel.
+mutant_patches | xargs sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' | sort -u |
+	while read -r f; do touch "$TREE/$f"; done
 printf '%s\n' "$want" >"$stamp"
