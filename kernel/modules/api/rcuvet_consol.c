@@ -526,7 +526,7 @@ static enum consol_verdict consol_try(struct kunit *test, struct consol_reader *
 				      struct task_struct *preemptor)
 {
 	struct task_struct *t;
-	bool ok;
+	bool ok, conclusive;
 
 	consol_settle(r);
 	memset(r, 0, sizeof(*r));
@@ -569,10 +569,18 @@ static enum consol_verdict consol_try(struct kunit *test, struct consol_reader *
 			   kind->name, r->sec.nested);
 	if (!u->frees_obj)
 		kfree(r->obj);
-	if (!ok || (r->w.seq && r->w.ended_inside))
-		return CONSOL_EARLY;
-	if ((r->w.seq ? !r->w.witnessed : r->t_left - r->t_start < r->hold_ns) ||
-	    (preemptor && !r->preemptions)) {
+	if (r->w.seq) {
+		enum rcuvet_gpw_verdict v = rcuvet_gpw_verdict(&r->w, ok);
+
+		if (v == RCUVET_GPW_FAIL)
+			return CONSOL_EARLY;
+		conclusive = v == RCUVET_GPW_PASS;
+	} else {
+		if (!ok)
+			return CONSOL_EARLY;
+		conclusive = r->t_left - r->t_start >= r->hold_ns;
+	}
+	if (!conclusive || (preemptor && !r->preemptions)) {
 		kunit_info(test, "inconclusive: inside %llu us after the start, %s, %u preemptions",
 			   div_u64(r->t_left - r->t_start, NSEC_PER_USEC),
 			   !r->w.seq ? "no witness" : r->w.witnessed ?
