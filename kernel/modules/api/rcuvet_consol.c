@@ -44,7 +44,13 @@
  * has interrupts disabled: plans pin it to the updater's CPU first
  * (program rcu-pin 0).  Queued on the reader's CPU it would start only
  * once the reader left, and such a pair, unwitnessed, fails, never
- * passes: without the witness it passed without showing anything.
+ * passes: without the witness it passed without showing anything.  A
+ * grace period already in progress as the reader entered may wait for
+ * it (the reader's CPU had not reported a quiescent state yet), and the
+ * witness's, the next one, could then start only after the reader left:
+ * such a try, found out at the reader's entry, runs no primitive and
+ * starts again at once, up to CONSOL_BUSY_TRIES times a repetition
+ * before it counts as an inconclusive try.
  *
  * The rcu_barrier pairs have their callback queued by the reader, inside
  * its section, on the reader's CPU: rcu_barrier() on the updater's CPU
@@ -108,6 +114,8 @@ MODULE_PARM_DESC(pairs, "Run only the waits_for_reader pairs whose name matches 
 #define CONSOL_START_MS 1000
 /* Tries of an inconclusive pair before it fails. */
 #define CONSOL_TRIES 3
+/* Fresh starts of a repetition whose reader entered during a grace period. */
+#define CONSOL_BUSY_TRIES 20
 /* completed_cookie's reader: held until the updater is done, or this. */
 #define CONSOL_COOKIE_HOLD_MS 5000
 
@@ -484,7 +492,7 @@ static const void *consol_pair_gen(const void *prev, char *desc)
 	return NULL;
 }
 
-enum consol_verdict { CONSOL_PASS, CONSOL_EARLY, CONSOL_INCONCLUSIVE };
+enum consol_verdict { CONSOL_PASS, CONSOL_EARLY, CONSOL_INCONCLUSIVE, CONSOL_BUSY };
 
 /*
  * The reader's callback is on its CPU's list until it has run, even after
@@ -559,6 +567,13 @@ static enum consol_verdict consol_try(struct kunit *test, struct consol_reader *
 		consol_quiesce(u);
 	wake_up_process(t);
 	wait_for_completion(&r->inside);
+	if (r->w.seq && r->w.busy) {
+		/* No primitive: the reader goes, the try starts again. */
+		rcuvet_signal(&r->gp_done);
+		wait_for_completion(&r->done);
+		kfree(r->obj);
+		return CONSOL_BUSY;
+	}
 	/* t_start before the primitive: pairs with consol_finish()'s acquire. */
 	smp_store_release(&r->t_start, ktime_get_ns());
 	ok = u->wait(r);
@@ -605,22 +620,29 @@ static void consol_pair(struct kunit *test, struct consol_reader *r,
 			const struct rcuvet_reader_kind *kind,
 			struct task_struct *preemptor)
 {
-	unsigned int i, try, early = 0, unproven = 0, bad = 0;
+	unsigned int i, try, busy, restarts = 0, early = 0, unproven = 0, bad = 0;
 	enum consol_verdict v = CONSOL_INCONCLUSIVE;
 
 	rcuvet_pin_updater(test);
 
 	for (i = 0; i < reps; i++) {
+		busy = 0;
 		for (try = 0; try < CONSOL_TRIES; try++) {
-			v = consol_try(test, r, u, kind, preemptor);
-			bad += r->obj_bad;
-			if (v != CONSOL_INCONCLUSIVE)
+			do {
+				v = consol_try(test, r, u, kind, preemptor);
+				bad += r->obj_bad;
+			} while (v == CONSOL_BUSY && ++busy < CONSOL_BUSY_TRIES);
+			if (v != CONSOL_INCONCLUSIVE && v != CONSOL_BUSY)
 				break;
 		}
+		restarts += busy;
 		early += v == CONSOL_EARLY;
-		unproven += v == CONSOL_INCONCLUSIVE;
+		unproven += v == CONSOL_INCONCLUSIVE || v == CONSOL_BUSY;
 	}
 	consol_settle(r);
+	if (restarts)
+		kunit_info(test, "%u tries started again: a grace period was in progress as the reader entered",
+			   restarts);
 	KUNIT_EXPECT_EQ_MSG(test, early, 0,
 			    "%u of %u grace periods ended while the %s reader was inside",
 			    early, reps, kind->name);

@@ -89,6 +89,7 @@ struct rcuvet_gpw {
 	bool (*extra)(struct rcuvet_gpw *w);
 	unsigned int margin_ms, max_ms;
 	unsigned long snap;
+	bool busy;				/* a grace period was in progress at arm */
 	bool armed;
 	unsigned long deadline;			/* jiffies */
 	u64 seen_ns;				/* 0: not seen in progress yet */
@@ -115,7 +116,10 @@ static inline void rcuvet_gpw_init(struct rcuvet_gpw *w,
  */
 static inline void rcuvet_gpw_arm(struct rcuvet_gpw *w)
 {
-	w->snap = rcuvet_seq_snap(w->seq(w->arg));
+	unsigned long cur = w->seq(w->arg);
+
+	w->busy = cur & RCUVET_SEQ_STATE_MASK;
+	w->snap = rcuvet_seq_snap(cur);
 	w->deadline = jiffies + msecs_to_jiffies(w->max_ms);
 	/* Pairs with rcuvet_gpw_may_leave(): ->snap before ->armed. */
 	smp_store_release(&w->armed, true);
