@@ -39,10 +39,10 @@
  * Vacuity: a "waited for the reader" pass counts only if the reader was
  * demonstrably inside while the primitive ran, for at least half of
  * hold_ms: the reader stamps the time it left (ktime_get_ns(), the last
- * thing inside), the updater the time it called the primitive.  A pair in
- * which the reader left earlier (the updater was delayed on its way to the
- * call) is inconclusive: tried again, up to three times, then failed,
- * never passed.
+ * thing inside), the updater the time it called the primitive (kf_call()),
+ * from which the reader holds hold_ms, so a delay before the call cannot
+ * shorten it.  A pair in which the reader left earlier is inconclusive:
+ * tried again, up to three times, then failed, never passed.
  *
  * Batches: kfree_rcu() of more objects than a bulk page holds makes the
  * kvfree_rcu monitor queue the batch after one jiffy instead of
@@ -177,6 +177,7 @@ struct kf_reader {
 	bool left;		/* the last thing the reader does inside */
 	u64 t_left;		/* ktime_get_ns() just before "left" */
 	bool handed;		/* the updater has queued the frees */
+	u64 t_call;		/* the updater's call: 0 until then */
 	bool looked;		/* the updater has read "left" */
 	bool until_looked;	/* hold until then, not for hold_ms */
 	unsigned int bad;	/* objects it did not find its magic in */
@@ -188,6 +189,7 @@ static int kf_reader_fn(void *arg)
 	struct kf_obj *p[KF_MAX_OBJS];
 	unsigned int i, bad = 0;
 	unsigned long magic;
+	u64 t_call;
 
 	rcu_read_lock();
 	for (i = 0; i < r->n; i++)
@@ -201,7 +203,11 @@ static int kf_reader_fn(void *arg)
 		while (!smp_load_acquire(&r->looked))
 			mdelay(1);
 	} else {
-		mdelay(hold_ms);
+		/* hold_ms from the updater's call, however late it came */
+		while (!(t_call = smp_load_acquire(&r->t_call)))
+			mdelay(1);
+		while (ktime_get_ns() - t_call < (u64)hold_ms * NSEC_PER_MSEC)
+			mdelay(1);
 	}
 	for (i = 0; i < r->n; i++) {
 		if (r->vmalloced) {
@@ -319,6 +325,7 @@ static void kf_start(struct kunit *test, struct kf_reader *r,
 	r->left = false;
 	r->t_left = 0;
 	r->handed = false;
+	r->t_call = 0;
 	r->looked = false;
 	r->until_looked = until_looked;
 	r->bad = 0;
@@ -415,7 +422,8 @@ static void kf_queue_frees(struct kunit *test, struct kf_frees *f, bool remote)
 
 /*
  * The frees are queued: no object may be freed yet, since the reader that
- * holds them waits inside for this call.  Then let it hold and leave.
+ * holds them waits inside for this call.  Then let it go on to wait for
+ * kf_call().
  */
 static void kf_hand_over(struct kunit *test, struct kf_reader *r,
 			 enum kf_kind kind, struct kf_obj **p, unsigned int rep)
@@ -426,6 +434,22 @@ static void kf_hand_over(struct kunit *test, struct kf_reader *r,
 			    "rep %u: %u of %u objects freed while a reader still used them",
 			    rep, freed, r->n);
 	rcuvet_signal(&r->handed);
+}
+
+/*
+ * Right before the primitive: its call time, from which the reader holds
+ * hold_ms.  The reader counts from here, not from kf_hand_over(): an
+ * updater held up between the two (in a make check, three tries in a row
+ * of ctl-kfree-no-barrier's destroy case lost 125 to 150 ms there) would
+ * otherwise eat the margin.
+ */
+static u64 kf_call(struct kf_reader *r)
+{
+	u64 t_call = ktime_get_ns();
+
+	/* pairs with the reader's smp_load_acquire() */
+	smp_store_release(&r->t_call, t_call);
+	return t_call;
 }
 
 /*
@@ -474,7 +498,7 @@ static bool kf_waits_once(struct kunit *test, const struct kf_param *param,
 	f.n = r.n;
 	kf_queue_frees(test, &f, param->remote);
 	kf_hand_over(test, &r, kind, p, rep);
-	t_call = ktime_get_ns();
+	t_call = kf_call(&r);
 	if (the_mutant != M_NO_BARRIER)
 		kvfree_rcu_barrier();
 	left = kf_read_left(&r, t_call, &conclusive);
@@ -556,7 +580,7 @@ static bool kf_destroy_once(struct kunit *test, bool remote, unsigned int rep)
 	f.leak_first = the_mutant == M_LEAK_ONE;
 	kf_queue_frees(test, &f, remote);
 	kf_hand_over(test, &r, KF_CACHE, p, rep);
-	t_call = ktime_get_ns();
+	t_call = kf_call(&r);
 	kmem_cache_destroy(cache);
 	left = kf_read_left(&r, t_call, &conclusive);
 	wait_for_completion(&r.done);
