@@ -101,6 +101,7 @@ struct scen {
 	int burn_ms;			/* cpumap entries run cpu_slow, this slow */
 	int chain;			/* ... redirecting into cm2, not a devmap */
 	int hash;			/* ... into DEVMAP_HASH, not DEVMAP */
+	int threaded;			/* c1's NAPI polls in kthreads */
 };
 
 #define K(...) { __VA_ARGS__ }, sizeof((int[]){ __VA_ARGS__ }) / sizeof(int)
@@ -108,30 +109,40 @@ struct scen {
 static const struct scen scens[] = {
 	{ "delete", "delete entries of DEVMAP, DEVMAP_HASH, CPUMAP and put them back",
 	  K(K_DM, K_DMH, K_CM), K(K_DM, K_DMH, K_CM),
-	  K(OP_DM_DEL, OP_DM_DEL, OP_DMH_DEL, OP_DMH_DEL, OP_CM_DEL), 0, 0, 0, 0, 0 },
+	  K(OP_DM_DEL, OP_DM_DEL, OP_DMH_DEL, OP_DMH_DEL, OP_CM_DEL), 0, 0, 0, 0, 0, 0 },
 	{ "replace", "replace entries: other target, qsize, entry program",
 	  K(K_DM, K_DMH, K_CM), K(K_DM, K_DMH, K_CM),
-	  K(OP_DM_REPL, OP_DM_REPL, OP_DMH_REPL, OP_DMH_REPL, OP_CM_REPL), 0, 0, 0, 0, 0 },
+	  K(OP_DM_REPL, OP_DM_REPL, OP_DMH_REPL, OP_DMH_REPL, OP_CM_REPL), 0, 0, 0, 0, 0, 0 },
 	{ "broadcast", "BPF_F_BROADCAST|BPF_F_EXCLUDE_INGRESS while entries go",
 	  K(K_BC, K_BCH, K_DM), K(K_BC, K_BCH, K_DMH),
-	  K(OP_DM_DEL, OP_DMH_DEL, OP_DM_REPL, OP_DMH_REPL), 0, NT, 0, 0, 0 },
+	  K(OP_DM_DEL, OP_DMH_DEL, OP_DM_REPL, OP_DMH_REPL), 0, NT, 0, 0, 0, 0 },
 	{ "map_free", "last reference of maps dropped: inner maps, c1's program",
 	  K(K_ODM, K_OCM), K(K_DM, K_DMH, K_CM, K_ODM),
 	  K(OP_MAP_DM, OP_MAP_DM, OP_MAP_DM, OP_MAP_DM, OP_MAP_DM, OP_MAP_CM,
-	    OP_MAP_CM, OP_PROG), 0, 64, 0, 0, 0 },
+	    OP_MAP_CM, OP_PROG), 0, 64, 0, 0, 0, 0 },
 	{ "unregister", "unregister devmap targets: delete the veth or its netns",
 	  K(K_DM, K_DMH, K_ODM), K(K_DM, K_DMH, K_ODM),
-	  K(OP_UNREG), 0, XT_DM_ENTRIES, 0, 0, 0 },
+	  K(OP_UNREG), 0, XT_DM_ENTRIES, 0, 0, 0, 0 },
 	{ "cpumap_busy", "replace cpumap entries while their rings hold frames",
 	  K(K_CM), K(K_CM),
-	  K(OP_CM_REPL), 0, 0, 0, 0, 0 },
+	  K(OP_CM_REPL), 0, 0, 0, 0, 0, 0 },
 	{ "mixed", "every teardown at once",
 	  K(K_DM, K_DMH, K_CM, K_BC, K_BCH, K_ODM, K_OCM),
 	  K(K_DM, K_DMH, K_CM, K_ODM, K_OCM),
 	  K(OP_DM_DEL, OP_DMH_DEL, OP_CM_DEL, OP_DM_REPL, OP_DMH_REPL,
-	    OP_CM_REPL, OP_MAP_DM, OP_MAP_CM, OP_PROG, OP_UNREG), 0, 32, 0, 0, 0 },
+	    OP_CM_REPL, OP_MAP_DM, OP_MAP_CM, OP_PROG, OP_UNREG), 0, 32, 0, 0, 0, 0 },
+	/*
+	 * Threaded NAPI: c1's poll runs in a kthread with bottom halves
+	 * disabled and no rcu_read_lock(), so its xdp_do_flush() relies on
+	 * flavor consolidation alone, every time (check.plan's reliance
+	 * step requires the cpumap flush sites from it).
+	 */
+	{ "threaded", "delete and replace entries while c1 polls in NAPI kthreads",
+	  K(K_DM, K_DMH, K_CM), K(K_DM, K_DMH, K_CM),
+	  K(OP_DM_DEL, OP_DMH_DEL, OP_CM_DEL, OP_DM_REPL, OP_DMH_REPL, OP_CM_REPL),
+	  0, 0, 0, 0, 0, 1 },
 	{ "cpumap_direct_return", "cpumap program -> devmap whose xmit drops",
-	  K(K_CM), { 0 }, 0, { 0 }, 0, 1, 0, 0, 0, 0 },
+	  K(K_CM), { 0 }, 0, { 0 }, 0, 1, 0, 0, 0, 0, 0 },
 	/*
 	 * Not run unless named (burn_ms): for the v4.19 grace-period
 	 * emulation (docs/xdp-teardown.md).  One cpumap entry (CPU 1) takes
@@ -139,14 +150,14 @@ static const struct scen scens[] = {
 	 * burns, while the teardown deletes and replaces key 0.
 	 */
 	{ "cpumap_devmap_slow", "devmap entries go while a slow cpumap program holds them",
-	  K(K_CM), { 0 }, 0, K(OP_DM_DEL, OP_DM_REPL), 0, 1, 200, 0, 0 },
+	  K(K_CM), { 0 }, 0, K(OP_DM_DEL, OP_DM_REPL), 0, 1, 200, 0, 0, 0 },
 	/* The same for a cpumap: cpu_slow redirects into cm2 key 0 instead. */
 	{ "cpumap_cpumap_slow", "cpumap entries go while a slow cpumap program holds them",
-	  K(K_CM), { 0 }, 0, K(OP_CM_DEL, OP_CM_REPL), 0, 1, 200, 1, 0 },
+	  K(K_CM), { 0 }, 0, K(OP_CM_DEL, OP_CM_REPL), 0, 1, 200, 1, 0, 0 },
 	/* The same through DEVMAP_HASH: cpu_slow redirects into its key. */
 	{ "cpumap_devmap_hash_slow",
 	  "devmap_hash entries go while a slow cpumap program holds them",
-	  K(K_CM), { 0 }, 0, K(OP_DMH_DEL, OP_DMH_REPL), 0, 1, 200, 0, 1 },
+	  K(K_CM), { 0 }, 0, K(OP_DMH_DEL, OP_DMH_REPL), 0, 1, 200, 0, 1, 0 },
 };
 
 #define N_SCENS (int)(sizeof(scens) / sizeof(scens[0]))
@@ -490,6 +501,8 @@ static int setup(struct run *R)
 	err = veth_add("c0", R->c0, "c1", R->c1, R->ns_b, R->ncpu);
 	if (!err)
 		err = attach_xdp(R, R->ns_b, R->c1, bpf_program__fd(sk->progs.xdp_c1));
+	if (!err && R->sc->threaded)
+		err = napi_threaded(R->ns_b, "c1");
 	if (!err)
 		err = link_up(R->c0);
 	/* the dead end: z0 up, its peer z1 down with a program */

@@ -12,8 +12,11 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <linux/ethtool.h>
 #include <linux/netlink.h>
@@ -274,4 +277,43 @@ out:
 	free(vals);
 	close(fd);
 	return err;
+}
+
+/*
+ * sysfs shows the devices of the namespace its mount was made in, so a
+ * child enters NS, mounts a sysfs of its own in a mount namespace of its
+ * own, and writes there; the caller's namespaces stay as they were.
+ */
+static int sysfs_write_in(int ns, const char *path, const char *val)
+{
+	int status, fd, len = strlen(val);
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		if (ns_enter(ns) || unshare(CLONE_NEWNS) ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+		    umount2("/sys", MNT_DETACH) ||
+		    mount("sysfs", "/sys", "sysfs", 0, NULL))
+			_exit(errno & 0x7f);
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0)
+			_exit(errno & 0x7f);
+		errno = EIO;
+		_exit(write(fd, val, len) == len ? 0 : errno & 0x7f);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return -errno;
+	if (!WIFEXITED(status))
+		return -ECHILD;
+	return -WEXITSTATUS(status);
+}
+
+int napi_threaded(int ns, const char *ifname)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/threaded", ifname);
+	return sysfs_write_in(ns, path, "1");
 }

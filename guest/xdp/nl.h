@@ -21,6 +21,11 @@ int veth_add(const char *name_a, int idx_a, const char *name_b, int idx_b,
 int link_up(int ifindex);
 int link_down(int ifindex);
 int link_del(int ifindex);
+/*
+ * Poll the NAPI instances of IFNAME, a device in namespace NS, each in a
+ * kthread of its own (sysfs "threaded"); the device must have them.
+ */
+int napi_threaded(int ns, const char *ifname);
 /* The device's struct rtnl_link_stats64 (IFLA_STATS64). */
 int link_stats(int ifindex, struct rtnl_link_stats64 *st);
 /* One ethtool statistic of a device by its string, e.g. "rx_queue_0_xdp_drops". */
