@@ -24,8 +24,9 @@
  * rcu/consolidation_reliance): each of its sites is a function of its own
  * that runs one reader, and the report must list it, with the check and
  * context it names, or must not (a lock, SRCU or rcu_read_lock() protects
- * it).  reliance_overflow lowers the table's limit to 0 and shows that the
- * report counts the hits of new sites as lost.
+ * it), no hit having been lost meanwhile.  reliance_overflow lowers the
+ * table's limit to 0 and shows that the report counts the hits of new
+ * sites as lost.
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
@@ -613,21 +614,67 @@ static bool reliance_has(const char *list, const char *word)
 	return false;
 }
 
+/*
+ * The report's last line: its sites, limit and losses, @lost for want of
+ * room and @unknown because lockdep could not tell.
+ */
+static void reliance_summary(struct kunit *test, const char *report,
+			     unsigned int *sites, unsigned int *limit,
+			     unsigned long *lost, unsigned long *unknown)
+{
+	const char *p = strstr(report, "\n# ");
+	int n;
+
+	while (p && !strstr(p, " sites (limit "))
+		p = strstr(p + 1, "\n# ");
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	n = sscanf(p + 1, "# %u sites (limit %u), %lu hits lost (table full), %lu hits lost",
+		   sites, limit, lost, unknown);
+	KUNIT_ASSERT_EQ_MSG(test, n, 4, "summary: %.200s", p + 1);
+}
+
+/*
+ * An absent site proves nothing if a hit may have been lost meanwhile, as
+ * rcu-reliance's "absent" checks say: no hit lost for want of room (the
+ * table full, or the site's hash chain too long), none lost because
+ * lockdep could not tell, and lockdep still on.
+ */
+static void reliance_complete(struct kunit *test, const char *report,
+			      unsigned long lost0, unsigned long unknown0)
+{
+	unsigned long lost, unknown;
+	unsigned int sites, limit;
+
+	reliance_summary(test, report, &sites, &limit, &lost, &unknown);
+	KUNIT_ASSERT_EQ_MSG(test, lost, lost0,
+			    "hits lost for want of room: absence unproven");
+	KUNIT_ASSERT_EQ_MSG(test, unknown, unknown0,
+			    "hits lost with lockdep unsure: absence unproven");
+	KUNIT_ASSERT_NULL_MSG(test, strstr(report, "\n# lockdep is off"),
+			      "lockdep turned off: absence unproven");
+}
+
 static void reliance_site(struct kunit *test)
 {
 	const struct reliance_case *c = test->param_value;
 	char line[256], context[128], check[32];
-	unsigned long hits;
+	unsigned long hits, lost0 = 0, unknown0 = 0;
+	unsigned int sites, limit;
 	char *report;
 
 	if (!c->needs)
 		kunit_skip(test, "needs %s", c->run ? "PROVE_RCU_LIST or !PREEMPT_RT" :
 			   "rcu_reliance_mark_reader()");
+	if (!c->listed) {
+		report = reliance_report(test);
+		reliance_summary(test, report, &sites, &limit, &lost0, &unknown0);
+	}
 	c->run();
 	report = reliance_report(test);
 	if (!c->listed) {
 		KUNIT_EXPECT_FALSE_MSG(test, reliance_find(report, c->site, line, sizeof(line)),
 				       "listed, must be absent: %s", line);
+		reliance_complete(test, report, lost0, unknown0);
 		return;
 	}
 	KUNIT_ASSERT_TRUE_MSG(test, reliance_find(report, c->site, line, sizeof(line)),
@@ -643,20 +690,6 @@ static void reliance_site(struct kunit *test)
 	if (c->without)
 		KUNIT_EXPECT_FALSE_MSG(test, reliance_has(context, c->without),
 				       "context %s has %s", context, c->without);
-}
-
-/* The report's last line: its sites, limit and losses. */
-static void reliance_summary(struct kunit *test, const char *report,
-			     unsigned int *sites, unsigned int *limit,
-			     unsigned long *lost)
-{
-	const char *p = strstr(report, "\n# ");
-
-	while (p && !strstr(p, " sites (limit "))
-		p = strstr(p + 1, "\n# ");
-	KUNIT_ASSERT_NOT_NULL(test, p);
-	KUNIT_ASSERT_EQ_MSG(test, sscanf(p + 1, "# %u sites (limit %u), %lu hits lost (table full)",
-					 sites, limit, lost), 3, "summary: %.200s", p + 1);
 }
 
 static int reliance_fresh_ran;
@@ -683,38 +716,59 @@ static const char * const reliance_fresh_names[] = {
 	"reliance_fresh_1", "reliance_fresh_2", "reliance_fresh_3", "reliance_fresh_4",
 };
 
+/* The table's limit that reliance_overflow puts back, and how that went. */
+struct reliance_limit {
+	unsigned int limit;
+	int err;
+};
+
+static void reliance_limit_restore(void *data)
+{
+	struct reliance_limit *old = data;
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%u\n", old->limit);
+	old->err = reliance_write(RELIANCE_MAX_SITES, buf);
+}
+
 /*
  * With the table's limit at 0, no new site enters it: the hits of the
  * fresh sites that are not in it yet (they are, after an earlier load of
  * this module at the same address) must be counted as lost, and the
- * report must say so.  The limit is put back before anything is checked.
+ * report must say so.  The limit is put back before anything is checked,
+ * and by a KUnit action if an assertion ends the case earlier, so that
+ * the rest of the boot does not run with a limit of 0.
  */
 static void reliance_overflow(struct kunit *test)
 {
-	unsigned int sites0, limit0, sites, limit, present = 0, i;
-	unsigned long lost0, lost;
-	char line[256], old[16];
+	unsigned int sites0, sites, limit, present = 0, i;
+	unsigned long lost0, lost, unknown;
+	struct reliance_limit *old;
+	char line[256];
 	char *report;
 	int err;
 
+	old = kunit_kzalloc(test, sizeof(*old), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, old);
 	report = reliance_report(test);
-	reliance_summary(test, report, &sites0, &limit0, &lost0);
-	snprintf(old, sizeof(old), "%u\n", limit0);
+	reliance_summary(test, report, &sites0, &old->limit, &lost0, &unknown);
+	err = kunit_add_action_or_reset(test, reliance_limit_restore, old);
+	KUNIT_ASSERT_EQ(test, err, 0);
 	err = reliance_write(RELIANCE_MAX_SITES, "0\n");
 	KUNIT_ASSERT_EQ_MSG(test, err, 0, "cannot write " RELIANCE_MAX_SITES);
 	/* From here on no site enters the table. */
 	report = reliance_report(test);
-	reliance_summary(test, report, &sites0, &limit, &lost0);
+	reliance_summary(test, report, &sites0, &limit, &lost0, &unknown);
 	for (i = 0; i < ARRAY_SIZE(reliance_fresh); i++)
 		present += reliance_find(report, reliance_fresh_names[i], line, sizeof(line));
 	for (i = 0; i < ARRAY_SIZE(reliance_fresh); i++)
 		reliance_fresh[i]();
 	report = reliance_report(test);
-	err = reliance_write(RELIANCE_MAX_SITES, old);
-	KUNIT_EXPECT_EQ_MSG(test, err, 0, "cannot put the limit back to %s", old);
-	reliance_summary(test, report, &sites, &limit, &lost);
+	kunit_release_action(test, reliance_limit_restore, old);
+	KUNIT_EXPECT_EQ_MSG(test, old->err, 0, "cannot put the limit back to %u", old->limit);
+	reliance_summary(test, report, &sites, &limit, &lost, &unknown);
 	kunit_info(test, "limit %u set to 0; before the fresh sites: %u sites, %lu hits lost; after: %u sites, %lu hits lost; %u of them in the table",
-		   limit0, sites0, lost0, sites, lost, present);
+		   old->limit, sites0, lost0, sites, lost, present);
 	KUNIT_EXPECT_EQ(test, limit, 0U);
 	KUNIT_EXPECT_EQ(test, sites, sites0);
 	KUNIT_EXPECT_GE(test, lost - lost0,
