@@ -3,13 +3,31 @@
 # build-modules PROFILE: build every suite under kernel/modules/ against the
 # profile's kernel.  Sources are copied (mtimes kept) to the profile's
 # build folder, so kbuild's output stays out of the repository and only
-# the suites whose sources changed are rebuilt.
+# the suites whose sources changed are rebuilt.  What the tree has of the
+# API the suites call is probed first (scripts/tree-api.sh, into the
+# profile's tree-api/): its rcuvet_tree_api.h goes next to
+# kernel/modules/include/rcuvet_tree.h in the copy; vet.sh keeps its
+# tree-api.tsv with the results, for the tree's coverage table.
 . "$(dirname "$0")/lib.sh"
 
 load_profile "${1:?usage: build-modules.sh PROFILE}"
 src=$RCUVET_ROOT/kernel/modules
 dst=$OBJ/modules
+api=$OBJ/tree-api
 mkdir -p "$dst"
+
+# The probe reads ~1000 headers (~2 s): again only when the tree, its
+# .config or the probe changed.
+api_key=$({
+	cat "$TREE_ID" 2>/dev/null || echo "$TREE"
+	cat "$KOBJ/.config" "$RCUVET_ROOT/scripts/tree-api.sh"
+} | sha1sum | cut -c1-16)
+if [ "$(cat "$api/.key" 2>/dev/null)" != "$api_key" ] ||
+	[ ! -f "$api/rcuvet_tree_api.h" ] || [ ! -f "$api/tree-api.tsv" ]; then
+	"$RCUVET_ROOT/scripts/tree-api.sh" "$TREE" "$api" "$KOBJ/.config" ||
+		die "cannot probe the API of $TREE"
+	printf '%s\n' "$api_key" >"$api/.key"
+fi
 
 # Sources, kernel and tree as at the last build: nothing to do.  A make
 # per suite costs ~2 s even when everything is up to date, and every
@@ -19,7 +37,7 @@ mkdir -p "$dst"
 stamp=$dst/.rcuvet-built
 want=$({
 	(cd "$src" && find . -type f | sort | xargs sha1sum)
-	cat "$KOBJ/.rcuvet-built"
+	cat "$KOBJ/.rcuvet-built" "$api/rcuvet_tree_api.h"
 	[ -z "$MUTANT_OF" ] || cat "$TREE_ID"
 } | sha1sum | cut -c1-16)
 if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
@@ -35,6 +53,7 @@ if [ -n "$MUTANT_OF" ] && [ "$(cat "$dst/.rcuvet-tree" 2>/dev/null)" != "$(cat "
 	cat "$TREE_ID" >"$dst/.rcuvet-tree"
 fi
 cp -a "$src/." "$dst/"
+cp -p "$api/rcuvet_tree_api.h" "$dst/include/"
 
 for kbuild in "$dst"/*/Kbuild; do
 	suite=$(dirname "$kbuild")

@@ -26,6 +26,7 @@
 #include <linux/slab.h>
 #include <linux/srcu.h>
 #include "rcuvet.h"
+#include "rcuvet_tree.h"
 
 static char *mutant = "";
 module_param(mutant, charp, 0444);

@@ -82,6 +82,7 @@
 #include <linux/string.h>
 
 #include "rcuvet.h"
+#include "rcuvet_tree.h"
 
 static unsigned int reps = 3;
 module_param(reps, uint, 0444);

@@ -34,6 +34,7 @@
 #include <linux/rcupdate.h>
 #include "rcuvet.h"
 #include "rcuvet_readers.h"
+#include "rcuvet_tree.h"
 
 static char *expect = "consolidated";
 module_param(expect, charp, 0444);

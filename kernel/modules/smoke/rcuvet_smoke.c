@@ -22,6 +22,7 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include "rcuvet.h"
+#include "rcuvet_tree.h"
 
 static bool mutant;
 module_param(mutant, bool, 0444);
