@@ -32,6 +32,14 @@
  * that reports quiescent states too early) is caught: the reader is
  * still inside, by construction, when it ends.
  *
+ * A tree that exports no sequence number for a flavor (6.1's Tasks
+ * flavors) gives other evidence, ->started(): true, looked at from
+ * inside, once a grace period that must wait for the reader is in
+ * progress (it put the reader on its holdout list, say).  Nothing then
+ * tells when a grace period ended: a primitive that returns, or a
+ * callback that runs, while the reader is inside still fails the pair,
+ * and one that ended without either is not seen.
+ *
  * rcuvet_gpw_judge() is that verdict as a KUnit case uses it, one try
  * at a time: it says why a pair failed, and asks for another try while
  * an inconclusive pair has tries left.
@@ -81,6 +89,7 @@ static inline bool rcuvet_seq_done(unsigned long cur, unsigned long snap)
 struct rcuvet_gpw {
 	unsigned long (*seq)(void *arg);	/* the flavor's gp sequence */
 	void *arg;
+	bool (*started)(struct rcuvet_gpw *w);	/* without ->seq */
 	/*
 	 * Optional: more evidence the flavor needs before the reader may
 	 * leave, asked at each look once the grace period was seen; it sets
@@ -109,6 +118,17 @@ static inline void rcuvet_gpw_init(struct rcuvet_gpw *w,
 				  .margin_ms = margin_ms, .max_ms = max_ms };
 }
 
+/* The grace period armed for has ended (never known without ->seq). */
+static inline bool rcuvet_gpw_ended(struct rcuvet_gpw *w)
+{
+	return w->seq && rcuvet_seq_done(w->seq(w->arg), w->snap);
+}
+
+static inline bool rcuvet_gpw_started(struct rcuvet_gpw *w)
+{
+	return w->seq ? rcuvet_seq_started(w->seq(w->arg), w->snap) : w->started(w);
+}
+
 /*
  * With the reader inside: the updater, right before the primitive, or
  * the reader itself as it enters (rcuvet_consol), whose snapshot then
@@ -116,10 +136,10 @@ static inline void rcuvet_gpw_init(struct rcuvet_gpw *w,
  */
 static inline void rcuvet_gpw_arm(struct rcuvet_gpw *w)
 {
-	unsigned long cur = w->seq(w->arg);
+	unsigned long cur = w->seq ? w->seq(w->arg) : 0;
 
 	w->busy = cur & RCUVET_SEQ_STATE_MASK;
-	w->snap = rcuvet_seq_snap(cur);
+	w->snap = w->seq ? rcuvet_seq_snap(cur) : 0;
 	w->deadline = jiffies + msecs_to_jiffies(w->max_ms);
 	/* Pairs with rcuvet_gpw_may_leave(): ->snap before ->armed. */
 	smp_store_release(&w->armed, true);
@@ -133,29 +153,25 @@ static inline void rcuvet_gpw_arm(struct rcuvet_gpw *w)
  */
 static inline bool rcuvet_gpw_may_leave(struct rcuvet_gpw *w, bool released)
 {
-	unsigned long cur;
-
 	if (released)
 		return true;
 	/* Pairs with rcuvet_gpw_arm(). */
 	if (!smp_load_acquire(&w->armed))
 		return false;
-	cur = w->seq(w->arg);
 	if (w->ended_inside || w->why)
 		return time_after(jiffies, w->deadline);
-	if (rcuvet_seq_done(cur, w->snap)) {
+	if (rcuvet_gpw_ended(w)) {
 		/* It began after the reader entered: it must not end yet. */
 		w->ended_inside = true;
 		return false;
 	}
-	if (!w->seen_ns && rcuvet_seq_started(cur, w->snap))
+	if (!w->seen_ns && rcuvet_gpw_started(w))
 		w->seen_ns = ktime_get_ns();
 	/* ->extra() looks at every look once the grace period is seen. */
 	if (w->seen_ns && (!w->extra || w->extra(w)) &&
 	    ktime_get_ns() - w->seen_ns >= (u64)w->margin_ms * NSEC_PER_MSEC) {
 		/* The last look from inside. */
-		cur = w->seq(w->arg);
-		if (rcuvet_seq_done(cur, w->snap)) {
+		if (rcuvet_gpw_ended(w)) {
 			w->ended_inside = true;
 			return false;
 		}
