@@ -63,7 +63,9 @@
  * rcu_torture_ops is for flavors: a new reader kind is one row of
  * rcuvet_reader_kinds[] (include/rcuvet_readers.h, shared with
  * rcuvet_emulate), a new primitive its wait_ function and one UPDATER()
- * row.
+ * row.  A pair whose primitive the tree lacks is skipped, named
+ * (rcuvet_tree.h): the kfree_rcu() pairs need kvfree_rcu_barrier(), which
+ * tells when the kfree_rcu()s queued before it have run.
  *
  * mutant=early_exit is the negative control: the reader leaves its section
  * right after announcing "inside" and publishes "left" only once the
@@ -88,6 +90,7 @@
 #include "rcuvet.h"
 #include "rcuvet_gpw.h"
 #include "rcuvet_readers.h"
+#include "rcuvet_tree.h"
 
 static char *mutant = "";
 module_param(mutant, charp, 0444);
@@ -247,9 +250,13 @@ static bool wait_synchronize_net(struct consol_reader *r)
 }
 #endif
 
+/* Two callbacks at once, where the tree has a second way to queue one. */
 static bool wait_synchronize_rcu_mult(struct consol_reader *r)
 {
-	synchronize_rcu_mult(call_rcu, call_rcu_hurry);
+	if (RCUVET_HAVE_CALL_RCU_HURRY)
+		synchronize_rcu_mult(call_rcu, call_rcu_hurry);
+	else
+		synchronize_rcu_mult(call_rcu);
 	return READ_ONCE(r->left);
 }
 
@@ -411,7 +418,11 @@ struct consol_updater {
 	bool remote_cb;		/* the reader queues r->rh on its CPU */
 	/* The witness's sequence, for a primitive that starts its own GP. */
 	unsigned long (*gp_seq)(void *unused);
+	const char *absent;	/* RCUVET_ABSENT(): what the tree lacks */
 };
+
+#define NEEDS_KVFREE_RCU_BARRIER \
+	.absent = RCUVET_ABSENT(KVFREE_RCU_BARRIER, "kvfree_rcu_barrier()")
 
 #define UPDATER(fn, covers, ...) { #fn, covers, wait_##fn, __VA_ARGS__ }
 
@@ -422,13 +433,16 @@ static const struct consol_updater consol_updaters[] = {
 #ifdef CONFIG_NET
 	UPDATER(synchronize_net, "synchronize_net"),
 #endif
-	UPDATER(synchronize_rcu_mult, "synchronize_rcu_mult call_rcu_hurry"),
+	UPDATER(synchronize_rcu_mult, RCUVET_HAVE_CALL_RCU_HURRY ?
+		"synchronize_rcu_mult call_rcu_hurry" : "synchronize_rcu_mult"),
 	UPDATER(call_rcu, "call_rcu"),
-	UPDATER(call_rcu_hurry, "call_rcu_hurry"),
+	UPDATER(call_rcu_hurry, "call_rcu_hurry",
+		.absent = RCUVET_ABSENT(CALL_RCU_HURRY, "call_rcu_hurry()")),
 	UPDATER(rcu_barrier, "rcu_barrier call_rcu", .remote_cb = true),
-	UPDATER(kfree_rcu, "kfree_rcu kvfree_rcu_barrier", .frees_obj = true),
+	UPDATER(kfree_rcu, "kfree_rcu kvfree_rcu_barrier", .frees_obj = true,
+		NEEDS_KVFREE_RCU_BARRIER),
 	UPDATER(kfree_rcu_mightsleep, "kfree_rcu_mightsleep kvfree_rcu_barrier",
-		.frees_obj = true),
+		.frees_obj = true, NEEDS_KVFREE_RCU_BARRIER),
 	UPDATER(cond_synchronize_rcu,
 		"get_state_synchronize_rcu cond_synchronize_rcu"),
 	UPDATER(cond_synchronize_rcu_full,
@@ -661,6 +675,7 @@ static void waits_for_reader(struct kunit *test)
 	const struct rcuvet_reader_kind *kind = &rcuvet_reader_kinds[pair % N_READERS];
 	char covers[160];
 
+	rcuvet_skip_absent(test, u->absent);
 	snprintf(covers, sizeof(covers), "%s %s", u->covers, kind->covers);
 	rcuvet_covers(test, covers);
 	consol_pair(test, consol_alloc(test), u, kind, NULL);
