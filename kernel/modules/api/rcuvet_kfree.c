@@ -50,6 +50,14 @@
  * a second, its reader held inside until it has looked, that no object is
  * freed: a batch handed to the reclaim work without a grace period is.
  *
+ * Older trees (6.1) have no kvfree_rcu_barrier(), nor a
+ * kmem_cache_destroy() that waits for kfree_rcu(): there the barrier and
+ * batch cases wait instead until the allocator says that every object is
+ * freed (KF_POLL_MS at most; kfree_rcu() drains within seconds), the
+ * reader must have left by then; the kinds whose frees cannot be seen
+ * (slab objects without generic KASAN) and the destroy cases are
+ * skipped, naming kvfree_rcu_barrier() (rcuvet_tree.h).
+ *
  * Negative controls (mutant=NAME):
  *  kfree_now   frees with kfree()/kmem_cache_free()/vfree() at once, the
  *              reader still inside: every case fails, and KASAN reports the
@@ -82,6 +90,7 @@
 #include <linux/vmalloc.h>
 
 #include "rcuvet.h"
+#include "rcuvet_tree.h"
 
 static char *mutant = "";
 module_param(mutant, charp, 0444);
@@ -99,6 +108,7 @@ MODULE_PARM_DESC(reps, "Repetitions of each case");
 #define KF_TRIES 3		/* attempts at a conclusive pair */
 #define KF_BATCH 1024		/* more than a bulk page's KVFREE_BULK_MAX_ENTR */
 #define KF_BATCH_WATCH_MS 1000	/* how long the batch case watches */
+#define KF_POLL_MS 60000	/* the longest wait for frees without a barrier */
 static unsigned int objs = 4;
 module_param(objs, uint, 0444);
 MODULE_PARM_DESC(objs, "Objects freed per repetition (at most 16)");
@@ -129,28 +139,35 @@ struct kf_param {
 	const char *covers;
 };
 
+/* Besides kvfree_rcu_barrier(), where the tree has it (kf_covers()). */
 static const struct kf_param kf_params[] = {
-	{ KF_KMALLOC, false, "kmalloc_kfree_rcu",
-	  "kfree_rcu kvfree_rcu_barrier" },
-	{ KF_CACHE, false, "kmem_cache_kfree_rcu",
-	  "kfree_rcu kvfree_rcu_barrier" },
+	{ KF_KMALLOC, false, "kmalloc_kfree_rcu", "kfree_rcu" },
+	{ KF_CACHE, false, "kmem_cache_kfree_rcu", "kfree_rcu" },
 	{ KF_MIGHTSLEEP, false, "kmalloc_kfree_rcu_mightsleep",
-	  "kfree_rcu_mightsleep kvfree_rcu_barrier" },
-	{ KF_VMALLOC, false, "vmalloc_kvfree_rcu",
-	  "kvfree_rcu kvfree_rcu_barrier" },
+	  "kfree_rcu_mightsleep" },
+	{ KF_VMALLOC, false, "vmalloc_kvfree_rcu", "kvfree_rcu" },
 	{ KF_VMALLOC_MIGHTSLEEP, false, "vmalloc_kvfree_rcu_mightsleep",
-	  "kvfree_rcu_mightsleep kvfree_rcu_barrier" },
-	{ KF_KMALLOC, true, "kmalloc_kfree_rcu_remote",
-	  "kfree_rcu kvfree_rcu_barrier" },
-	{ KF_CACHE, true, "kmem_cache_kfree_rcu_remote",
-	  "kfree_rcu kvfree_rcu_barrier" },
+	  "kvfree_rcu_mightsleep" },
+	{ KF_KMALLOC, true, "kmalloc_kfree_rcu_remote", "kfree_rcu" },
+	{ KF_CACHE, true, "kmem_cache_kfree_rcu_remote", "kfree_rcu" },
 	{ KF_MIGHTSLEEP, true, "kmalloc_kfree_rcu_mightsleep_remote",
-	  "kfree_rcu_mightsleep kvfree_rcu_barrier" },
-	{ KF_VMALLOC, true, "vmalloc_kvfree_rcu_remote",
-	  "kvfree_rcu kvfree_rcu_barrier" },
+	  "kfree_rcu_mightsleep" },
+	{ KF_VMALLOC, true, "vmalloc_kvfree_rcu_remote", "kvfree_rcu" },
 	{ KF_VMALLOC_MIGHTSLEEP, true, "vmalloc_kvfree_rcu_mightsleep_remote",
-	  "kvfree_rcu_mightsleep kvfree_rcu_barrier" },
+	  "kvfree_rcu_mightsleep" },
 };
+
+/* What ends the wait for the frees, in the failure messages. */
+#define KF_WAIT (RCUVET_HAVE_KVFREE_RCU_BARRIER ? "kvfree_rcu_barrier()" : \
+		 "the wait for the frees")
+
+/* @members, and kvfree_rcu_barrier() where the case calls it. */
+static void kf_covers(struct kunit *test, const char *members)
+{
+	rcuvet_covers(test, members);
+	if (RCUVET_HAVE_KVFREE_RCU_BARRIER)
+		rcuvet_covers(test, "kvfree_rcu_barrier");
+}
 
 static void kf_desc(const struct kf_param *p, char *desc)
 {
@@ -261,6 +278,29 @@ static unsigned int kf_count_freed(enum kf_kind kind, struct kf_obj **p,
 	for (i = 0; i < n; i++)
 		freed += kf_freed(kind, p[i]);
 	return freed;
+}
+
+/* Can this case wait for its frees on this tree and kernel? */
+static bool kf_can_wait(enum kf_kind kind)
+{
+	return RCUVET_HAVE_KVFREE_RCU_BARRIER || kf_sees_frees(kind);
+}
+
+/*
+ * Wait until the frees queued so far have run: kvfree_rcu_barrier(), or,
+ * on a tree without it, until the allocator says the @n objects of @p
+ * are freed (KF_POLL_MS at most; the caller counts them again).
+ */
+static void kf_wait_frees(enum kf_kind kind, struct kf_obj **p, unsigned int n)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(KF_POLL_MS);
+
+	if (RCUVET_HAVE_KVFREE_RCU_BARRIER) {
+		kvfree_rcu_barrier();
+		return;
+	}
+	while (kf_count_freed(kind, p, n) < n && time_before(jiffies, end))
+		msleep(20);
 }
 
 static struct kf_obj *kf_alloc(enum kf_kind kind, struct kmem_cache *cache)
@@ -500,25 +540,25 @@ static bool kf_waits_once(struct kunit *test, const struct kf_param *param,
 	kf_hand_over(test, &r, kind, p, rep);
 	t_call = kf_call(&r);
 	if (the_mutant != M_NO_BARRIER)
-		kvfree_rcu_barrier();
+		kf_wait_frees(kind, p, r.n);
 	left = kf_read_left(&r, t_call, &conclusive);
 	freed = kf_count_freed(kind, p, r.n);
 	rcuvet_signal(&r.looked);
 	wait_for_completion(&r.done);
 	if (the_mutant == M_NO_BARRIER)
-		kvfree_rcu_barrier();
+		kf_wait_frees(kind, p, r.n);
 	KUNIT_EXPECT_TRUE_MSG(test, left,
-			      "rep %u: kvfree_rcu_barrier() returned while the reader was inside (frees queued on CPU %d)",
-			      rep, f.cpu);
+			      "rep %u: %s returned while the reader was inside (frees queued on CPU %d)",
+			      rep, KF_WAIT, f.cpu);
 	if (kf_sees_frees(kind))
 		KUNIT_EXPECT_EQ_MSG(test, freed, r.n,
-				    "rep %u: only %u of %u objects (queued on CPU %d) freed when kvfree_rcu_barrier() returned",
-				    rep, freed, r.n, f.cpu);
+				    "rep %u: only %u of %u objects (queued on CPU %d) freed when %s returned",
+				    rep, freed, r.n, f.cpu, KF_WAIT);
 	KUNIT_EXPECT_EQ_MSG(test, r.bad, 0,
 			    "rep %u: the reader lost %u of %u objects", rep,
 			    r.bad, r.n);
 	if (!conclusive)
-		kf_inconclusive(test, &r, t_call, "kvfree_rcu_barrier()", rep);
+		kf_inconclusive(test, &r, t_call, KF_WAIT, rep);
 	return conclusive;
 }
 
@@ -535,9 +575,11 @@ static void kfree_rcu_waits_for_reader(struct kunit *test)
 	unsigned int i, try;
 	int err;
 
+	if (!kf_can_wait(kind))
+		kunit_skip(test, "absent from this tree: kvfree_rcu_barrier() (and no generic KASAN to see the frees without it)");
 	if (param->remote && !kf_remote_possible(kind))
 		kunit_skip(test, "headless frees on the reader's CPU need a preemptible kernel");
-	rcuvet_covers(test, param->covers);
+	kf_covers(test, param->covers);
 	if (kind == KF_CACHE) {
 		cache = kmem_cache_create("rcuvet_kfree", sizeof(struct kf_obj),
 					  0, SLAB_NO_MERGE, NULL);
@@ -553,8 +595,8 @@ static void kfree_rcu_waits_for_reader(struct kunit *test)
 				break;
 		if (try > KF_TRIES)
 			KUNIT_FAIL(test,
-				   "rep %u: inconclusive %u times: the reader was never shown inside while kvfree_rcu_barrier() ran",
-				   i, KF_TRIES);
+				   "rep %u: inconclusive %u times: the reader was never shown inside while %s ran",
+				   i, KF_TRIES, KF_WAIT);
 	}
 }
 
@@ -618,6 +660,8 @@ static void kf_destroy_reps(struct kunit *test, bool remote)
  */
 static void kmem_cache_destroy_waits_for_kfree_rcu(struct kunit *test)
 {
+	rcuvet_need(test, KMEM_CACHE_DESTROY_WAITS,
+		    "kvfree_rcu_barrier() in kmem_cache_destroy()");
 	rcuvet_covers(test, "kfree_rcu kmem_cache_destroy");
 	kf_destroy_reps(test, false);
 }
@@ -629,6 +673,8 @@ static void kmem_cache_destroy_waits_for_kfree_rcu(struct kunit *test)
  */
 static void kmem_cache_destroy_waits_for_remote_kfree_rcu(struct kunit *test)
 {
+	rcuvet_need(test, KMEM_CACHE_DESTROY_WAITS,
+		    "kvfree_rcu_barrier() in kmem_cache_destroy()");
 	rcuvet_covers(test, "kfree_rcu kmem_cache_destroy");
 	kf_destroy_reps(test, true);
 }
@@ -651,7 +697,7 @@ static void kfree_rcu_batch_waits_for_reader(struct kunit *test)
 
 	if (!kf_sees_frees(KF_KMALLOC))
 		kunit_skip(test, "needs generic KASAN to see the frees");
-	rcuvet_covers(test, "kfree_rcu kvfree_rcu_barrier");
+	kf_covers(test, "kfree_rcu");
 	extra = kunit_kmalloc_array(test, KF_BATCH, sizeof(*extra), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, extra);
 	for (i = 0; i < reps; i++) {
@@ -682,7 +728,8 @@ static void kfree_rcu_batch_waits_for_reader(struct kunit *test)
 		left = smp_load_acquire(&r.left);
 		rcuvet_signal(&r.looked);
 		wait_for_completion(&r.done);
-		kvfree_rcu_barrier();
+		kf_wait_frees(KF_KMALLOC, p, r.n);
+		kf_wait_frees(KF_KMALLOC, extra, KF_BATCH);
 		freed = kf_count_freed(KF_KMALLOC, p, r.n) +
 			kf_count_freed(KF_KMALLOC, extra, KF_BATCH);
 		all = r.n + KF_BATCH;
@@ -693,8 +740,8 @@ static void kfree_rcu_batch_waits_for_reader(struct kunit *test)
 				    "rep %u: %u of %u objects freed while a reader that predates their kfree_rcu() was inside",
 				    i, early, all);
 		KUNIT_EXPECT_EQ_MSG(test, freed, all,
-				    "rep %u: only %u of %u objects freed when kvfree_rcu_barrier() returned",
-				    i, freed, all);
+				    "rep %u: only %u of %u objects freed when %s returned",
+				    i, freed, all, KF_WAIT);
 		KUNIT_EXPECT_EQ_MSG(test, r.bad, 0,
 				    "rep %u: the reader lost %u of %u objects", i,
 				    r.bad, r.n);
