@@ -30,6 +30,10 @@
  * a WARN) to free an srcu_struct that still has readers, and
  * cleanup_srcu_struct_refuses_active_reader checks that.
  *
+ * Members an older tree lacks (6.1: srcu_read_lock_nmisafe(),
+ * srcu_down_read(), get_completed_synchronize_srcu()) skip their cases,
+ * named (rcuvet_tree.h).
+ *
  * Negative controls, mutant=NAME (configs/plans/ctl-srcu-*.plan):
  *   wrong_struct  the updater waits on (polls, barriers on, asks
  *                 srcu_read_lock_held() about) another srcu_struct than
@@ -58,6 +62,7 @@
 #include <linux/srcu.h>
 #include "rcuvet.h"
 #include "rcuvet_gpw.h"
+#include "rcuvet_tree.h"
 
 static char *mutant = "";
 module_param(mutant, charp, 0444);
@@ -201,7 +206,7 @@ static int srdr_fn(void *arg)
 
 static unsigned long srcu_seq(void *ssp)
 {
-	return READ_ONCE(((struct srcu_struct *)ssp)->srcu_sup->srcu_gp_seq);
+	return rcuvet_srcu_gp_seq((struct srcu_struct *)ssp);
 }
 
 /*
@@ -341,7 +346,7 @@ static void synchronize_srcu_waits_for_sleeping_reader(struct kunit *test)
 	waits_for_reader(test, ssp, SRDR_LOCK, synchronize_srcu, "synchronize_srcu()");
 	cleanup_srcu_struct(ssp);
 	/* It was idle, so cleanup_srcu_struct() freed what init allocated. */
-	KUNIT_EXPECT_NULL(test, ssp->srcu_sup);
+	KUNIT_EXPECT_NULL(test, rcuvet_srcu_alloc(ssp));
 	KUNIT_EXPECT_NULL(test, ssp->sda);
 	kfree(ssp);
 }
@@ -355,6 +360,7 @@ static void synchronize_srcu_expedited_waits_for_reader(struct kunit *test)
 
 static void synchronize_srcu_waits_for_nmisafe_reader(struct kunit *test)
 {
+	rcuvet_need(test, SRCU_NMISAFE, "srcu_read_lock_nmisafe()");
 	rcuvet_covers(test, "srcu_read_lock_nmisafe srcu_read_unlock_nmisafe synchronize_srcu");
 	waits_for_reader(test, &rcuvet_srcu_nmi, SRDR_NMISAFE, synchronize_srcu,
 			 "synchronize_srcu()");
@@ -616,8 +622,7 @@ static void srcu_read_lock_index_follows_grace_period(struct kunit *test)
 }
 
 /*
- * The polled API: get_completed_synchronize_srcu() is always complete;
- * cookies from get_state_synchronize_srcu() and
+ * The polled API: cookies from get_state_synchronize_srcu() and
  * start_poll_synchronize_srcu() are not while a reader that was inside
  * before them is still inside, and are once it left.
  */
@@ -625,20 +630,18 @@ static void poll_state_synchronize_srcu_waits_for_reader(struct kunit *test)
 {
 	struct srcu_struct *ssp = &rcuvet_srcu_a;
 	enum rcuvet_gpw_verdict v;
-	unsigned long c_get, c_start, c_done;
+	unsigned long c_get, c_start;
 	unsigned int i, try;
 	bool left, get_done;
 	struct srdr r;
 
 	rcuvet_covers(test, "get_state_synchronize_srcu start_poll_synchronize_srcu");
-	rcuvet_covers(test, "poll_state_synchronize_srcu get_completed_synchronize_srcu");
+	rcuvet_covers(test, "poll_state_synchronize_srcu");
 	for (i = 0; i < reps; i++) {
 		for (try = 1; ; try++) {
 			srdr_start(test, &r, ssp, SRDR_LOCK, false);
 			c_get = get_state_synchronize_srcu(upd(ssp));
 			c_start = start_poll_synchronize_srcu(upd(ssp));
-			c_done = get_completed_synchronize_srcu();
-			KUNIT_EXPECT_TRUE(test, poll_state_synchronize_srcu(upd(ssp), c_done));
 			get_done = poll_state_synchronize_srcu(upd(ssp), c_get);
 			left = poll_until_complete(test, upd(ssp), c_start, &r) && !get_done;
 			/* c_get is older than c_start: complete too. */
@@ -658,6 +661,27 @@ static void poll_state_synchronize_srcu_waits_for_reader(struct kunit *test)
 	c_get = get_state_synchronize_srcu(ssp);
 	synchronize_srcu(ssp);
 	KUNIT_EXPECT_TRUE(test, poll_state_synchronize_srcu(ssp, c_get));
+}
+
+/*
+ * get_completed_synchronize_srcu()'s cookie is complete at once, even
+ * while a reader that holds every grace period is inside.
+ */
+static void get_completed_synchronize_srcu_is_complete(struct kunit *test)
+{
+	struct srcu_struct *ssp = &rcuvet_srcu_a;
+	struct srdr r;
+	bool done;
+
+	rcuvet_need(test, GET_COMPLETED_SYNCHRONIZE_SRCU,
+		    "get_completed_synchronize_srcu()");
+	rcuvet_covers(test, "get_completed_synchronize_srcu poll_state_synchronize_srcu");
+	srdr_start(test, &r, ssp, SRDR_LOCK, true);
+	done = poll_state_synchronize_srcu(ssp, get_completed_synchronize_srcu());
+	srdr_finish(&r);
+	srdr_check_inside(test, &r);
+	KUNIT_EXPECT_TRUE_MSG(test, done,
+			      "get_completed_synchronize_srcu()'s cookie was not complete");
 }
 
 /* srcu_down_read() in one task, srcu_up_read() in another. */
@@ -718,6 +742,7 @@ static void synchronize_srcu_waits_for_srcu_up_read(struct kunit *test)
 	struct srcu_sem s;
 	bool left;
 
+	rcuvet_need(test, SRCU_DOWN_READ, "srcu_down_read()");
 	rcuvet_covers(test, "srcu_down_read srcu_up_read synchronize_srcu");
 	for (i = 0; i < reps; i++) {
 		for (try = 1; ; try++) {
@@ -863,14 +888,14 @@ static void cleanup_srcu_struct_refuses_active_reader(struct kunit *test)
 	rcuvet_expect_splat(1, "WARNING: at kernel/rcu/srcutree.c cleanup_srcu_struct");
 	cleanup_srcu_struct(ssp);
 	rcuvet_end_expect();
-	refused = ssp->srcu_sup;
+	refused = rcuvet_srcu_alloc(ssp);
 	complete(&r.release);
 	wait_for_completion(&r.done);
 	KUNIT_EXPECT_TRUE_MSG(test, refused,
 			      "cleanup_srcu_struct() freed an srcu_struct with a reader inside");
 	if (refused)
 		cleanup_srcu_struct(ssp);
-	KUNIT_EXPECT_NULL(test, ssp->srcu_sup);
+	KUNIT_EXPECT_NULL(test, rcuvet_srcu_alloc(ssp));
 	kfree(ssp);
 }
 
@@ -887,6 +912,7 @@ static struct kunit_case srcu_cases[] = {
 	KUNIT_CASE_SLOW(call_srcu_mid_grace_period_waits_for_new_reader),
 	KUNIT_CASE_SLOW(srcu_read_lock_index_follows_grace_period),
 	KUNIT_CASE_SLOW(poll_state_synchronize_srcu_waits_for_reader),
+	KUNIT_CASE(get_completed_synchronize_srcu_is_complete),
 	KUNIT_CASE_SLOW(synchronize_srcu_waits_for_nmisafe_reader),
 	KUNIT_CASE_SLOW(synchronize_srcu_waits_for_srcu_up_read),
 	KUNIT_CASE_SLOW(synchronize_srcu_waits_for_notrace_reader),
