@@ -33,12 +33,21 @@
  * returns while such a task is still looping, synchronize_rcu_tasks()
  * does not.
  *
+ * A tree that does not export those sequence numbers (6.1) gives other
+ * evidence (rcuvet_gpw.h's ->started()): an RCU Tasks reader stays
+ * inside until a grace period put it on its holdout list, a Tasks Trace
+ * reader until one marked it TRC_NEED_QS, each then hold_ms more; a Rude
+ * reader, which no grace period marks, hold_ms after the updater armed
+ * it.  Without the grace-period kthread (get_rcu_tasks_gp_kthread()) the
+ * preempted reader does not wait for its scans either.
+ *
  * RCU Tasks Rude: any context switch is a quiescent state, so a
  * preempt-disabled region holds synchronize_rcu_tasks_rude() off.  6.12
  * made call_rcu_tasks_rude() static and removed rcu_barrier_tasks_rude():
  * synchronize_rcu_tasks_rude() is the whole API, which one case checks
  * against the kernel's export table (an API-shape check: it claims no
- * coverage, no kernel bug in the grace period could make it fail).
+ * coverage, no kernel bug in the grace period could make it fail); on a
+ * tree that still declares both (6.1), it checks that they are exported.
  *
  * RCU Tasks Trace: explicit rcu_read_lock_trace()/rcu_read_unlock_trace()
  * readers that may sleep.
@@ -77,6 +86,7 @@
 
 #include "rcuvet.h"
 #include "rcuvet_gpw.h"
+#include "rcuvet_tree.h"
 
 static char *mutant = "";
 module_param(mutant, charp, 0444);
@@ -274,18 +284,83 @@ static unsigned long tr_seq_trace(void *arg)
 }
 
 /*
+ * Without a sequence number: the evidence, looked at from inside, that a
+ * grace period which must wait for this reader is in progress.
+ */
+static bool tr_started_tasks(struct rcuvet_gpw *w)
+{
+	return READ_ONCE(current->rcu_tasks_holdout);
+}
+
+static bool tr_marked(struct task_struct *t)
+{
+	return READ_ONCE(t->trc_reader_special.b.need_qs) & TRC_NEED_QS;
+}
+
+static bool tr_started_trace(struct rcuvet_gpw *w)
+{
+	return tr_marked(current);
+}
+
+/* Nothing marks a Rude reader: the margin counts from the arming. */
+static bool tr_started_rude(struct rcuvet_gpw *w)
+{
+	return true;
+}
+
+/* The sequence number of @kind's flavor, or what shows its grace period. */
+static void tr_witness_init(struct rcuvet_gpw *w, enum tr_kind kind,
+			    unsigned int max_ms)
+{
+	unsigned long (*seq)(void *arg) = NULL;
+	bool (*started)(struct rcuvet_gpw *w);
+
+	switch (kind) {
+	case K_RUDE:
+		if (RCUVET_HAVE_RCU_TASKS_RUDE_GP_DATA)
+			seq = tr_seq_rude;
+		started = tr_started_rude;
+		break;
+	case K_TRACE:
+		if (RCUVET_HAVE_RCU_TASKS_TRACE_GP_DATA)
+			seq = tr_seq_trace;
+		started = tr_started_trace;
+		break;
+	default:
+		if (RCUVET_HAVE_RCU_TASKS_GP_DATA)
+			seq = tr_seq_tasks;
+		started = tr_started_tasks;
+	}
+	rcuvet_gpw_init(w, seq, NULL, hold_ms, max_ms);
+	if (!seq)
+		w->started = started;
+}
+
+/* Is the grace period @r's witness was armed for still running? */
+static bool tr_gp_running(struct tr_reader *r)
+{
+	if (r->w.seq)
+		return !rcuvet_seq_done(r->w.seq(NULL), r->w.snap);
+	/* Tasks Trace, without its sequence number: still waiting for @r. */
+	return tr_marked(r->task);
+}
+
+/*
  * The RCU Tasks reader with a preempter, at each look once it saw the
  * grace period: it may leave only once the grace period put it on its
  * holdout list, it was then preempted (->nivcsw), and the grace-period
  * kthread has since gone to sleep twice, so that it scanned the holdouts
  * in between (it sleeps once per scan in rcu_tasks_wait_gp(), or in the
  * synchronize_rcu() after the last).  Still a holdout then, or it is a
- * kernel bug: preemption was taken for a quiescent state.
+ * kernel bug: preemption was taken for a quiescent state.  A tree that
+ * does not export the kthread (6.1) gets the witness's margin instead of
+ * the two scans.
  */
 static bool tr_tasks_extra(struct rcuvet_gpw *w)
 {
 	struct tr_reader *r = container_of(w, struct tr_reader, w);
-	struct task_struct *gp = get_rcu_tasks_gp_kthread();
+	const bool scans = RCUVET_HAVE_RCU_TASKS_GP_KTHREAD;
+	struct task_struct *gp = scans ? get_rcu_tasks_gp_kthread() : NULL;
 	bool holdout = READ_ONCE(current->rcu_tasks_holdout);
 
 	if (!r->on_holdouts) {
@@ -294,17 +369,17 @@ static bool tr_tasks_extra(struct rcuvet_gpw *w)
 		return false;
 	}
 	if (!r->preempted) {
-		if (current->nivcsw == r->nivcsw0 || !gp)
+		if (current->nivcsw == r->nivcsw0 || (scans && !gp))
 			return false;
 		r->preempted = true;
-		r->gp_nvcsw0 = READ_ONCE(gp->nvcsw);
+		r->gp_nvcsw0 = gp ? READ_ONCE(gp->nvcsw) : 0;
 		return false;
 	}
 	if (!holdout) {
 		w->why = "dropped from the holdout list while inside, without a voluntary switch";
 		return false;
 	}
-	return READ_ONCE(gp->nvcsw) - r->gp_nvcsw0 >= 2;
+	return !gp || READ_ONCE(gp->nvcsw) - r->gp_nvcsw0 >= 2;
 }
 
 /*
@@ -318,16 +393,11 @@ static bool tr_tasks_extra(struct rcuvet_gpw *w)
 static void tr_start(struct kunit *test, struct tr_reader *r,
 		     enum tr_kind kind, bool preempter, bool cb)
 {
-	unsigned long (*seq)(void *arg) = tr_seq_tasks;
 	unsigned int max_ms = wait_ms;
 	struct task_struct *t;
 
-	if (kind == K_RUDE) {
-		seq = tr_seq_rude;
+	if (kind == K_RUDE)
 		max_ms = min(wait_ms, 10000U);	/* preemption is off meanwhile */
-	} else if (kind == K_TRACE) {
-		seq = tr_seq_trace;
-	}
 	r->kind = kind;
 	r->until_released = (the_mutant == M_QS_SWAP &&
 			     (kind == K_TASKS || kind == K_TASKS_RCU)) ||
@@ -335,7 +405,7 @@ static void tr_start(struct kunit *test, struct tr_reader *r,
 	init_completion(&r->inside);
 	init_completion(&r->done);
 	init_completion(&r->preempter_done);
-	rcuvet_gpw_init(&r->w, seq, NULL, hold_ms, max_ms);
+	tr_witness_init(&r->w, kind, max_ms);
 	if (preempter)
 		r->w.extra = tr_tasks_extra;
 	r->preempter = NULL;
@@ -579,32 +649,37 @@ static void synchronize_rcu_tasks_rude_waits_for_preempt_disabled(struct kunit *
 /*
  * 6.12: synchronize_rcu_tasks_rude() is exported, call_rcu_tasks_rude() is
  * static and rcu_barrier_tasks_rude() is gone.  The lookup that finds the
- * first (and the other flavors' call_rcu) must find neither of the others.
- * This checks the API's shape, not a grace period: it covers nothing.
+ * first (and the other flavors' call_rcu) must find neither of the others;
+ * on a tree that still declares them (6.1), it must find them too.  This
+ * checks the API's shape, not a grace period: it covers nothing.
  */
 static void rude_api_is_synchronize_only(struct kunit *test)
 {
-	static const char *const present[] = {
+	static const char *const always[] = {
 		"synchronize_rcu_tasks_rude", "call_rcu_tasks",
 		"rcu_barrier_tasks", "call_rcu_tasks_trace",
 	};
-	static const char *const absent[] = {
+	static const char *const rude[] = {
 		"call_rcu_tasks_rude", "rcu_barrier_tasks_rude",
 	};
+	const bool declared = RCUVET_HAVE_CALL_RCU_TASKS_RUDE;
 	unsigned int i;
 	void *sym;
 
-	for (i = 0; i < ARRAY_SIZE(present); i++) {
-		sym = __symbol_get(present[i]);
-		KUNIT_EXPECT_NOT_NULL_MSG(test, sym, "%s is not exported", present[i]);
+	for (i = 0; i < ARRAY_SIZE(always); i++) {
+		sym = __symbol_get(always[i]);
+		KUNIT_EXPECT_NOT_NULL_MSG(test, sym, "%s is not exported", always[i]);
 		if (sym)
-			__symbol_put(present[i]);
+			__symbol_put(always[i]);
 	}
-	for (i = 0; i < ARRAY_SIZE(absent); i++) {
-		sym = __symbol_get(absent[i]);
-		KUNIT_EXPECT_NULL_MSG(test, sym, "6.12 should not export %s", absent[i]);
+	for (i = 0; i < ARRAY_SIZE(rude); i++) {
+		sym = __symbol_get(rude[i]);
+		KUNIT_EXPECT_EQ_MSG(test, !!sym, declared,
+				    "the tree %s %s, but its kernel %s it",
+				    declared ? "declares" : "does not declare", rude[i],
+				    sym ? "exports" : "does not export");
 		if (sym)
-			__symbol_put(absent[i]);
+			__symbol_put(rude[i]);
 	}
 }
 
@@ -696,7 +771,7 @@ static void call_rcu_tasks_trace_mid_grace_period_waits_for_new_reader(struct ku
 			marked = the_mutant != M_NONE || tr_marked_reader(r1.task);
 			tr_start(test, &r2, K_TRACE, false, true);
 			call_rcu_tasks_trace(&cb[1].rh, tr_cb);
-			gp1_running = !rcuvet_seq_done(tr_seq_trace(NULL), r1.w.snap);
+			gp1_running = tr_gp_running(&r1);
 			if (the_mutant != M_NO_BARRIER)
 				rcu_barrier_tasks_trace();
 			ran = READ_ONCE(cb[0].ran) && READ_ONCE(cb[1].ran);
