@@ -31,6 +31,7 @@
 #include <linux/sort.h>
 #include <linux/srcu.h>
 #include "rcuvet.h"
+#include "rcuvet_tree.h"
 
 static unsigned int loops = 100000;
 module_param(loops, uint, 0444);
@@ -69,6 +70,7 @@ struct bench_reader {
 	const char *covers;
 	/* One timed run: loops enter/exit pairs; returns nanoseconds. */
 	u64 (*run)(unsigned int loops);
+	const char *absent;	/* RCUVET_ABSENT(): what the tree lacks */
 };
 
 #define READER_RUN(kind, enter, exit)				\
@@ -99,7 +101,7 @@ READER_RUN(srcu_read_lock_nmisafe, idx = srcu_read_lock_nmisafe(&bench_srcu_nmi)
 	   srcu_read_unlock_nmisafe(&bench_srcu_nmi, idx))
 READER_RUN(rcu_read_lock_trace, rcu_read_lock_trace(), rcu_read_unlock_trace())
 
-#define READER(kind, covers) { #kind, covers, run_##kind }
+#define READER(kind, covers, ...) { #kind, covers, run_##kind, __VA_ARGS__ }
 
 static const struct bench_reader bench_readers[] = {
 	READER(empty, ""),
@@ -110,7 +112,8 @@ static const struct bench_reader bench_readers[] = {
 	READER(local_bh_disable, "local_bh_disable local_bh_enable"),
 	READER(local_irq_save, "local_irq_save local_irq_restore"),
 	READER(srcu_read_lock, "srcu_read_lock srcu_read_unlock"),
-	READER(srcu_read_lock_nmisafe, "srcu_read_lock_nmisafe srcu_read_unlock_nmisafe"),
+	READER(srcu_read_lock_nmisafe, "srcu_read_lock_nmisafe srcu_read_unlock_nmisafe",
+	       RCUVET_ABSENT(SRCU_NMISAFE, "srcu_read_lock_nmisafe()")),
 	READER(rcu_read_lock_trace, "rcu_read_lock_trace rcu_read_unlock_trace"),
 };
 
@@ -127,6 +130,7 @@ static void reader_cost(struct kunit *test)
 	u64 *v = kunit_kcalloc(test, runs, sizeof(*v), GFP_KERNEL);
 	unsigned int i;
 
+	rcuvet_skip_absent(test, r->absent);
 	KUNIT_ASSERT_NOT_NULL(test, v);
 	if (*r->covers)
 		rcuvet_covers(test, r->covers);
