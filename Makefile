@@ -7,7 +7,8 @@
 #   make repeat     the check plan REPEAT=10 times in a row: the flake hunt
 #   make mutants    every kernel mutant must be caught (MUTANTS=a,b: some)
 #
-# Variables: PROFILE=name or PROFILES="a b", KSRC=/path/to/linux (your own
+# Variables: PROFILE=name or PROFILES="a b", TREE=6.12 (the default) or 6.1
+# (Debian's linux-source-6.1), KSRC=/path/to/linux (your own
 # tree; PATCHES=1 to apply kernel/patches/series to a copy of it), PLAN=name
 # (run's plan, default "run"), JOBS=n, REPEAT=n (make repeat's rounds),
 # BENCH_NAME=dir (make bench's results/ folder, default "bench"), FRESH=1
@@ -16,7 +17,7 @@
 ifdef PROFILE
 PROFILES := $(PROFILE)
 endif
-export PROFILES KSRC PATCHES PLAN JOBS REPEAT BENCH_NAME FRESH MUTANTS
+export PROFILES TREE KSRC PATCHES PLAN JOBS REPEAT BENCH_NAME FRESH MUTANTS
 
 S := scripts
 

@@ -20,23 +20,45 @@ KBUILD_ROOT=${RCUVET_KERNEL_BUILD:-$BUILD}
 # RCUVET_BOOT_LOCK names it when a checkout boots kernels of its own.
 BOOT_LOCK=${RCUVET_BOOT_LOCK:-$KBUILD_ROOT/boot.lock}
 
-# The tree to build: Debian's packaged 6.12 with kernel/patches/series
+# The tree to build: a Debian linux-source package, TREE=6.12 (the
+# default) or TREE=6.1 (Debian 12's kernel series), with its patch series
 # applied, or the user's own tree (KSRC=), patched only with PATCHES=1.
-DEBIAN_TARBALL=/usr/src/linux-source-6.12.tar.xz
-PRISTINE=$KBUILD_ROOT/tree/pristine
-SERIES=${RCUVET_SERIES:-$RCUVET_ROOT/kernel/patches/series}
+# The scripts use TREE for the tree's folder (below): the name given on
+# the command line is kept, for them and the scripts they run, in
+# RCUVET_TREE.  TREE_NAME names the tree in results/<TREE_NAME>/.
+RCUVET_TREE=${RCUVET_TREE:-${TREE:-6.12}}
+export RCUVET_TREE
+case $RCUVET_TREE in
+6.12)
+	TREE_TAG=debian
+	PRISTINE=$KBUILD_ROOT/tree/pristine
+	SERIES=${RCUVET_SERIES:-$RCUVET_ROOT/kernel/patches/series}
+	;;
+6.1)
+	TREE_TAG=debian-6.1
+	PRISTINE=$KBUILD_ROOT/tree/pristine-6.1
+	# None of kernel/patches/ is ported to 6.1 yet: no series, no patch.
+	SERIES=${RCUVET_SERIES:-$RCUVET_ROOT/kernel/patches/series-6.1}
+	;;
+*)
+	echo "rcuvet: error: TREE=$RCUVET_TREE: trees are 6.12 (the default) and 6.1, or KSRC=/path/to/linux" >&2
+	exit 1
+	;;
+esac
+DEBIAN_TARBALL=/usr/src/linux-source-$RCUVET_TREE.tar.xz
+TREE_NAME=$RCUVET_TREE
 if [ -n "${KSRC:-}" ]; then
 	[ -f "$KSRC/Makefile" ] && [ -d "$KSRC/kernel/rcu" ] ||
 		{ echo "rcuvet: error: KSRC=$KSRC is not a Linux source tree" >&2; exit 1; }
 	KSRC=$(realpath "$KSRC")
 	TREE_TAG=ksrc-$(printf '%s' "$KSRC" | sha1sum | cut -c1-8)
+	TREE_NAME=$TREE_TAG
 	if [ "${PATCHES:-0}" = 1 ]; then
 		TREE=$KBUILD_ROOT/tree/$TREE_TAG
 	else
 		TREE=$KSRC
 	fi
 else
-	TREE_TAG=debian
 	TREE=$KBUILD_ROOT/tree/$TREE_TAG
 fi
 # Identity of the tree's content (source + applied series), for stamps.

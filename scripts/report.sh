@@ -73,7 +73,8 @@ if [ -n "${KSRC:-}" ]; then
 	tree=$KSRC
 	[ "${PATCHES:-0}" != 1 ] || tree="$tree + kernel/patches/series"
 else
-	tree="debian linux-source-6.12 + kernel/patches/series"
+	tree="debian linux-source-$RCUVET_TREE"
+	[ ! -f "$SERIES" ] || tree="$tree + ${SERIES#"$RCUVET_ROOT"/}"
 fi
 [ -z "${MUTANT_PATCHES:-}" ] || tree="$tree + $MUTANT_PATCHES"
 

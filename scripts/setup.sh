@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 packages=(
-	linux-source-6.12 qemu-system-x86 busybox-static ccache
+	linux-source-6.12 linux-source-6.1 qemu-system-x86 busybox-static ccache
 	bc bison flex libelf-dev libssl-dev cpio gawk xz-utils patch
 	make gcc libc6-dev kmod
 	clang llvm libbpf-dev zlib1g-dev libzstd-dev bpftool

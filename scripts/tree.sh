@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# tree: extract Debian's linux-source-6.12 once, then lay the patch series
-# (kernel/patches/series, quilt order) onto a copy of it whenever the
-# series changes.  With KSRC= the user's tree is used as it is, or, with
+# tree: extract Debian's linux-source-6.12 (TREE=6.1: linux-source-6.1)
+# once, then lay the patch series (kernel/patches/series, quilt order; none
+# yet for 6.1) onto a copy of it whenever the series changes.  With KSRC= the user's tree is used as it is, or, with
 # PATCHES=1, copied and patched the same way.  Given a mutant PROFILE, the
 # tree is that profile's own: its base profile's tree, hard-linked, with
 # its MUTANT_PATCHES on top.
@@ -19,7 +19,7 @@ touched_files() {
 extract_pristine() {
 	[ -f "$PRISTINE/.rcuvet-extracted" ] && return
 	[ -f "$DEBIAN_TARBALL" ] ||
-		die "$DEBIAN_TARBALL is missing: install Debian's linux-source-6.12 (make setup)"
+		die "$DEBIAN_TARBALL is missing: install Debian's linux-source-$RCUVET_TREE (make setup)"
 	step "extract $(basename "$DEBIAN_TARBALL")"
 	rm -rf "$PRISTINE" "$PRISTINE.tmp"
 	mkdir -p "$PRISTINE.tmp"
