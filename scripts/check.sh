@@ -61,6 +61,10 @@ else
 	printf 'coverage\tapi-members-covered\tfail\t0\t%s\n' \
 		"$(head -c 300 "$RESULTS/api-coverage.err")" >"$cov"
 fi
+# What this tree was vetted for: tested, skipped-absent, removed.
+"$RCUVET_ROOT/scripts/api-coverage.sh" -t "$TREE_NAME" "$RESULTS/$TREE_NAME/api-coverage.md" \
+	"${runs[@]}" 2>/dev/null ||
+	note "rcuvet: the coverage table of $TREE_NAME failed"
 
 finish "$RESULTS/host-tests.tsv" "${runs[@]}" "$RESULTS/bench-smoke.tsv" "$cov" \
 	"$RESULTS/$ctl/controls.tsv"

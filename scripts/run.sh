@@ -16,4 +16,9 @@ for p in $profiles; do
 	vet_profile "$p" "$plan" "$RESULTS/$p"
 	tsvs+=("$RESULTS/$p/results.tsv")
 done
+# What this tree was vetted for: tested, skipped-absent, removed.
+"$RCUVET_ROOT/scripts/api-coverage.sh" -t "$TREE_NAME" "$RESULTS/$TREE_NAME/api-coverage.md" \
+	"${tsvs[@]}" 2>/dev/null ||
+	note "rcuvet: the coverage table of $TREE_NAME failed"
+note "API coverage of $TREE_NAME: ${RESULTS#"$RCUVET_ROOT"/}/$TREE_NAME/api-coverage.md"
 finish "${tsvs[@]}"

@@ -21,6 +21,8 @@ kernel_of "$profile" || exit 2
 rm -rf "$out"
 mkdir -p "$out"
 cp "$KOBJ/.config" "$out/config"
+# Which API members the tree has, for its coverage table (api-coverage.sh -t).
+cp "$OBJ/tree-api/tree-api.tsv" "$out/" 2>/dev/null || true
 boot_key "$plan" >"$out/boot.key"
 boot=booted
 if cached=$(boot_cached "$out"); then
