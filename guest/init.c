@@ -47,20 +47,17 @@
 static int kmsg = -1;
 static int errors;
 
+static void log_line(const char *prefix, const char *line);
+
 static void say(const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
-	int n;
 
-	n = snprintf(buf, sizeof(buf), "rcuvet: ");
 	va_start(ap, fmt);
-	n += vsnprintf(buf + n, sizeof(buf) - n, fmt, ap);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	if (n >= (int)sizeof(buf))
-		n = sizeof(buf) - 1;
-	if (kmsg < 0 || write(kmsg, buf, n) < 0)
-		fprintf(stderr, "%s\n", buf);
+	log_line("rcuvet: ", buf);
 }
 
 static void guest_error(const char *fmt, ...)
