@@ -26,7 +26,10 @@
  * context it names, or must not (a lock, SRCU or rcu_read_lock() protects
  * it), no hit having been lost meanwhile.  reliance_overflow lowers the
  * table's limit to 0 and shows that the report counts the hits of new
- * sites as lost.
+ * sites as lost.  reliance_probe_helper shows that a check in a function
+ * that a condition calls is not the condition's: it does not fail when
+ * the condition is evaluated again to probe it, and is recorded as a
+ * direct call only when the real evaluation calls it.
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
@@ -787,9 +790,123 @@ static void reliance_overflow(struct kunit *test)
 	}
 }
 
+/* The hits of the site in function @func, 0 if it is not listed. */
+static unsigned long reliance_hits(const char *report, const char *func)
+{
+	unsigned long hits;
+	char line[256];
+
+	if (!reliance_find(report, func, line, sizeof(line)) ||
+	    sscanf(line, "%lu", &hits) != 1)
+		return 0;
+	return hits;
+}
+
+/* The site in function @func must be listed, with @check and @with. */
+static void reliance_listed(struct kunit *test, const char *report,
+			    const char *func, const char *check,
+			    const char *with)
+{
+	char line[256], context[128], chk[32];
+	unsigned long hits;
+
+	if (!reliance_find(report, func, line, sizeof(line))) {
+		KUNIT_FAIL(test, "%s not listed; report:\n%s", func, report);
+		return;
+	}
+	kunit_info(test, "%s", line);
+	if (sscanf(line, "%lu %127s %31s", &hits, context, chk) != 3) {
+		KUNIT_FAIL(test, "line: %s", line);
+		return;
+	}
+	KUNIT_EXPECT_STREQ(test, chk, check);
+	KUNIT_EXPECT_TRUE_MSG(test, reliance_has(context, with),
+			      "context %s lacks %s", context, with);
+}
+
+static unsigned int reliance_helper_failed;
+
+/*
+ * A helper that a condition calls, out of line, asserting that it runs in
+ * a reader: its check is its own, not the condition's.
+ */
+static noinline bool reliance_sched_helper(void)
+{
+	bool held = rcu_read_lock_sched_held();
+
+	if (!held)
+		WRITE_ONCE(reliance_helper_failed, reliance_helper_failed + 1);
+	WARN_ON_ONCE(!held);
+	return false;
+}
+
+/* The condition passes on its own check: only the probe calls the helper. */
+static noinline void reliance_cond_then_helper(void)
+{
+	preempt_disable();
+	reliance_seen = rcu_dereference_check(reliance_ptr,
+					      rcu_read_lock_sched_held() ||
+					      reliance_sched_helper());
+	preempt_enable();
+}
+
+/* The helper comes first: both evaluations call it. */
+static noinline void reliance_helper_then_cond(void)
+{
+	preempt_disable();
+	reliance_seen = rcu_dereference_check(reliance_ptr,
+					      reliance_sched_helper() ||
+					      rcu_read_lock_sched_held());
+	preempt_enable();
+}
+
+/*
+ * Each condition relies on disabled preemption, its own check passing
+ * there and the helper returning false: both sites are listed.  When the
+ * condition is evaluated again to probe it, only its own check fails: the
+ * helper's passes (no splat), and it is not recorded, since it runs only
+ * for the probe.  Where the real evaluation calls the helper, its check is
+ * a direct call, listed in reliance_sched_helper, with one hit more.
+ */
+static void reliance_probe_helper(struct kunit *test)
+{
+	unsigned long lost0, unknown0, helper0, helper1, helper2;
+	unsigned int sites, limit;
+	char *report;
+
+	report = reliance_report(test);
+	reliance_summary(test, report, &sites, &limit, &lost0, &unknown0);
+	helper0 = reliance_hits(report, "reliance_sched_helper");
+	WRITE_ONCE(reliance_helper_failed, 0);
+
+	reliance_cond_then_helper();
+	report = reliance_report(test);
+	KUNIT_EXPECT_EQ_MSG(test, READ_ONCE(reliance_helper_failed), 0U,
+			    "the helper's check failed: the probe failed it");
+	reliance_listed(test, report, "reliance_cond_then_helper", "sched_held",
+			"preempt");
+	helper1 = reliance_hits(report, "reliance_sched_helper");
+	KUNIT_EXPECT_EQ_MSG(test, helper1, helper0,
+			    "the helper was recorded, called by the probe only");
+	reliance_complete(test, report, lost0, unknown0);
+
+	reliance_helper_then_cond();
+	report = reliance_report(test);
+	KUNIT_EXPECT_EQ_MSG(test, READ_ONCE(reliance_helper_failed), 0U,
+			    "the helper's check failed: the probe failed it");
+	reliance_listed(test, report, "reliance_helper_then_cond", "sched_held",
+			"preempt");
+	reliance_listed(test, report, "reliance_sched_helper", "sched_held",
+			"preempt");
+	helper2 = reliance_hits(report, "reliance_sched_helper");
+	KUNIT_EXPECT_EQ_MSG(test, helper2, helper1 + 1,
+			    "the helper must be recorded once, not in the probe");
+}
+
 static struct kunit_case reliance_test_cases[] = {
 	KUNIT_CASE_PARAM(reliance_site, reliance_case_gen_params),
 	KUNIT_CASE(reliance_overflow),
+	KUNIT_CASE(reliance_probe_helper),
 	{}
 };
 
