@@ -25,6 +25,8 @@
  * exist and each pinned kthread may run on that CPU only.  It prints
  * "rcu-pin: RCU emulation requirement not met: WHAT" for each that does
  * not hold and exits with status 3; guest/init.c then fails the run.
+ * It then waits for a normal grace period (membarrier(), which calls
+ * synchronize_rcu()), at whose start the kernel names rcu_preempt's CPUs.
  * "isolated" with no isolated CPU pins nothing and exits 0 when the
  * emulation is off, so that a plan run on both kinds of boot can use it.
  */
@@ -34,7 +36,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #define EMULATE "/sys/module/rcutree/parameters/emulate_unconsolidated"
 #define FIRST_FQS "/sys/module/rcutree/parameters/jiffies_till_first_fqs"
@@ -176,6 +181,12 @@ int main(int argc, char **argv)
 	}
 	closedir(proc);
 	if (emulating) {
+		/*
+		 * A normal grace period (synchronize_rcu()), so that the kernel
+		 * names the CPUs rcu_preempt now runs on (plans wait-log for it).
+		 */
+		if (syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0))
+			printf("rcu-pin: membarrier(MEMBARRIER_CMD_GLOBAL): %m\n");
 		if (bad)
 			not_met("some of RCU's grace-period kthreads are not pinned (above)");
 		check_emulation(cpu, gp, exp);
