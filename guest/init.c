@@ -22,6 +22,12 @@
  *   rmmod NAME                     unload a module
  *   sleep SECONDS                  let kthreads a module started settle
  *
+ * Booted with rcutree.emulate_unconsolidated=1, a step that loads a module
+ * or runs a program before a "program rcu-pin" step has passed is an
+ * error ("RCU emulation requirement not met"): without RCU's kthreads
+ * pinned to an isolated CPU, the emulation silently waits for readers that
+ * disable interrupts or run in handlers (guest/rcu-pin.c checks the rest).
+ *
  * Every line this program prints goes through /dev/kmsg, so the host sees
  * it in order with the kernel's own messages and with a timestamp.  The
  * markers it prints ("rcuvet: begin", "rcuvet: end", "rcuvet: done") are
@@ -256,6 +262,50 @@ static void kmemleak_step(const char *what)
 }
 
 /* Split a plan line into words; returns the word count. */
+/*
+ * The v4.19 grace-period emulation (kernel/patches/0001-*): on, and has
+ * a "program rcu-pin" step passed yet?  Said once when a step comes first.
+ */
+static int emulating, emulation_pinned, emulation_said;
+
+static void check_emulation_boot(void)
+{
+	char buf[8] = "";
+	int fd = open("/sys/module/rcutree/parameters/emulate_unconsolidated", O_RDONLY);
+
+	if (fd < 0)
+		return;
+	if (read(fd, buf, sizeof(buf) - 1) > 0 && buf[0] == 'Y')
+		emulating = 1;
+	close(fd);
+	if (emulating)
+		say("rcu emulation on: plans must start with 'program rcu-pin CPU'");
+}
+
+/* check_emulation_step KIND NAME: before a module or program runs. */
+static void check_emulation_step(const char *kind, const char *name)
+{
+	if (!emulating || emulation_pinned || emulation_said)
+		return;
+	if (!strcmp(kind, "program") && !strcmp(name, "rcu-pin"))
+		return;
+	emulation_said = 1;
+	guest_error("RCU emulation requirement not met: %s %s runs before a passing 'program rcu-pin CPU' (RCU's kthreads on an isolated CPU, rcutree.jiffies_till_first_fqs=0, timer migration off): readers that disable irqs or run in handlers may be waited for (docs/emulate-4.19.md)",
+		    kind, name);
+}
+
+/* emulation_step_done KIND NAME STATUS: after a step. */
+static void emulation_step_done(const char *kind, const char *name, int status)
+{
+	if (!emulating || strcmp(kind, "program") || strcmp(name, "rcu-pin"))
+		return;
+	if (!status)
+		emulation_pinned = 1;
+	else
+		guest_error("RCU emulation requirement not met: rcu-pin failed (status %d; its lines above say why)",
+			    status);
+}
+
 static int split(char *line, char **argv)
 {
 	int argc = 0;
@@ -301,6 +351,7 @@ static void run_step(char *line)
 	} else if (argv[1] && (!strcmp(argv[0], "module") ||
 			       !strcmp(argv[0], "kunit") ||
 			       !strcmp(argv[0], "program"))) {
+		check_emulation_step(argv[0], argv[1]);
 		say("begin %s", argv[1]);
 		if (strcmp(argv[0], "program")) {
 			status = run_module(argv + 1);
@@ -309,6 +360,7 @@ static void run_step(char *line)
 		} else
 			status = run_program(argv + 1);
 		say("end %s status=%d", argv[1], status);
+		emulation_step_done(argv[0], argv[1], status);
 	} else {
 		guest_error("plan: cannot read step '%s'", argv[0]);
 	}
@@ -344,6 +396,7 @@ int main(void)
 	setenv("PATH", "/bin:/sbin", 1);
 
 	check_cpus();
+	check_emulation_boot();
 	snprintf(plans, sizeof(plans), "%s",
 		 getenv("rcuvet_plan") ? getenv("rcuvet_plan") : "default");
 	for (plan = strtok_r(plans, "+", &next); plan; plan = strtok_r(NULL, "+", &next)) {
