@@ -283,9 +283,13 @@ series_patches() {
 }
 
 # mutant_patches: a mutant profile's MUTANT_PATCHES files, in order.
+# The mutants (kernel/patches/mutants/) are written for 6.12, on top of
+# kernel/patches/series: TREE=6.1 has none (docs/mutants.md).
 mutant_patches() {
 	local name
 
+	[ -z "${MUTANT_PATCHES:-}" ] || [ "$RCUVET_TREE" = 6.12 ] ||
+		die "profile '$PROFILE' is a kernel mutant, and kernel/patches/mutants/ is written for 6.12: TREE=$RCUVET_TREE has no mutants"
 	for name in ${MUTANT_PATCHES:-}; do
 		[ -f "$(dirname "$SERIES")/$name" ] ||
 			die "profile '$PROFILE' names mutant patch '$name', but $(dirname "$SERIES")/$name does not exist"
