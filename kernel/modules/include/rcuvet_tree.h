@@ -74,6 +74,23 @@ static inline void rcuvet_absent_call_rcu_hurry(struct rcu_head *head,
 #define call_rcu_hurry rcuvet_absent_call_rcu_hurry
 #endif
 
+/* Static in 6.12 (call_rcu_tasks_rude()) or gone (the barrier). */
+#if !RCUVET_HAVE_CALL_RCU_TASKS_RUDE
+static inline void rcuvet_absent_call_rcu_tasks_rude(struct rcu_head *head,
+						     rcu_callback_t func)
+{
+	rcuvet_absent_call("call_rcu_tasks_rude()");
+}
+
+static inline void rcuvet_absent_rcu_barrier_tasks_rude(void)
+{
+	rcuvet_absent_call("rcu_barrier_tasks_rude()");
+}
+
+#define call_rcu_tasks_rude rcuvet_absent_call_rcu_tasks_rude
+#define rcu_barrier_tasks_rude rcuvet_absent_rcu_barrier_tasks_rude
+#endif
+
 #if !RCUVET_HAVE_GET_COMPLETED_SYNCHRONIZE_SRCU
 #define get_completed_synchronize_srcu() \
 	({ rcuvet_absent_call("get_completed_synchronize_srcu()"); 0UL; })
