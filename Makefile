@@ -8,8 +8,9 @@
 #   make mutants    every kernel mutant must be caught (MUTANTS=a,b: some)
 #
 # Variables: PROFILE=name or PROFILES="a b", TREE=6.12 (the default) or 6.1
-# (Debian's linux-source-6.1), KSRC=/path/to/linux (your own
-# tree; PATCHES=1 to apply kernel/patches/series to a copy of it), PLAN=name
+# (Debian's linux-source-6.1, patched by kernel/patches/series-6.1),
+# KSRC=/path/to/linux (your own tree; PATCHES=1 to apply
+# kernel/patches/series, with TREE=6.1 series-6.1, to a copy of it), PLAN=name
 # (run's plan, default "run"), JOBS=n, REPEAT=n (make repeat's rounds),
 # BENCH_NAME=dir (make bench's results/ folder, default "bench"), FRESH=1
 # (make check boots again where nothing changed since a boot that passed).

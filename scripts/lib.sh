@@ -37,7 +37,7 @@ case $RCUVET_TREE in
 6.1)
 	TREE_TAG=debian-6.1
 	PRISTINE=$KBUILD_ROOT/tree/pristine-6.1
-	# None of kernel/patches/ is ported to 6.1 yet: no series, no patch.
+	# The 6.1 versions of the patches, kernel/patches/6.1/*.patch.
 	SERIES=${RCUVET_SERIES:-$RCUVET_ROOT/kernel/patches/series-6.1}
 	;;
 *)
@@ -249,6 +249,12 @@ load_profile() {
 	OUT=$RESULTS/$PROFILE
 }
 
+# fragment_files: the loaded profile's fragments, each followed by the
+# tree's own addition to it, configs/fragments/TREE/NAME.config (TREE as
+# RCUVET_TREE), where the tree needs more to give what the fragment asks
+# (6.1's tinyconfig picks an allocator KASAN cannot use).  None for 6.12,
+# the tree the fragments are written for.  Merged after the fragment and
+# checked like it (check-config.sh).
 fragment_files() {
 	local frag
 
@@ -256,6 +262,8 @@ fragment_files() {
 		[ -f "$RCUVET_ROOT/configs/fragments/$frag.config" ] ||
 			die "profile '$PROFILE' names fragment '$frag', but configs/fragments/$frag.config does not exist"
 		printf '%s\n' "$RCUVET_ROOT/configs/fragments/$frag.config"
+		[ ! -f "$RCUVET_ROOT/configs/fragments/$RCUVET_TREE/$frag.config" ] ||
+			printf '%s\n' "$RCUVET_ROOT/configs/fragments/$RCUVET_TREE/$frag.config"
 	done
 }
 
@@ -275,9 +283,13 @@ series_patches() {
 }
 
 # mutant_patches: a mutant profile's MUTANT_PATCHES files, in order.
+# The mutants (kernel/patches/mutants/) are written for 6.12, on top of
+# kernel/patches/series: TREE=6.1 has none (docs/mutants.md).
 mutant_patches() {
 	local name
 
+	[ -z "${MUTANT_PATCHES:-}" ] || [ "$RCUVET_TREE" = 6.12 ] ||
+		die "profile '$PROFILE' is a kernel mutant, and kernel/patches/mutants/ is written for 6.12: TREE=$RCUVET_TREE has no mutants"
 	for name in ${MUTANT_PATCHES:-}; do
 		[ -f "$(dirname "$SERIES")/$name" ] ||
 			die "profile '$PROFILE' names mutant patch '$name', but $(dirname "$SERIES")/$name does not exist"

@@ -38,7 +38,7 @@ positive() {
 check_env() {
 	case ${PATCHES:-} in
 	'' | 0 | 1) ;;
-	*) die "PATCHES is '$PATCHES', not 1 (apply kernel/patches/series to a copy of KSRC) or 0" ;;
+	*) die "PATCHES is '$PATCHES', not 1 (apply the tree's series, kernel/patches/series or series-6.1, to a copy of KSRC) or 0" ;;
 	esac
 	positive JOBS "$JOBS"
 	[ -z "${REPEAT:-}" ] || positive REPEAT "$REPEAT"
