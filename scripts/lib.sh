@@ -124,6 +124,7 @@ plan_files() {
 # What make check boots (check.sh; lava-jobs.sh writes a LAVA job for
 # each): the check plan (PLAN, default check) on every profile of PROFILES,
 # and the control plans on CONTROLS_PROFILE (default: the first profile).
+# shellcheck disable=SC2034 # check.sh and lava-jobs.sh read it
 CHECK_PROFILES=${PROFILES:-debug nopreempt}
 
 # control_plans: every control plan, configs/plans/ctl-*.plan, by name.
