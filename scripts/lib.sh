@@ -121,6 +121,17 @@ plan_files() {
 	done
 }
 
+# What make check boots (check.sh; lava-jobs.sh writes a LAVA job for
+# each): the check plan (PLAN, default check) on every profile of PROFILES,
+# and the control plans on CONTROLS_PROFILE (default: the first profile).
+# shellcheck disable=SC2034 # check.sh and lava-jobs.sh read it
+CHECK_PROFILES=${PROFILES:-debug nopreempt}
+
+# control_plans: every control plan, configs/plans/ctl-*.plan, by name.
+control_plans() {
+	basename -s .plan "$RCUVET_ROOT"/configs/plans/ctl-*.plan
+}
+
 # The boot cache (make check only, RCUVET_BOOT_CACHE=1): the console of a
 # boot whose run came out as its caller wanted (a plan passed, a control
 # held), kept under the hash of all the boot depends on, so that a check
