@@ -214,7 +214,10 @@ list_profiles() {
 # objects and image as they are (KOBJ is OTHER's, never rebuilt, never
 # written), and only the suites of kernel/modules are compiled against
 # its tree (build-modules.sh).  MUTANT_SCOPE=kernel (the default) builds
-# a kernel of its own.
+# a kernel of its own.  API_TREE (and API_TREE_ID) is the tree whose API
+# the suites expect: a mutant's is its base's, so that a mutant that
+# removes a feature fails the cases that test it instead of having them
+# skipped as absent from the tree.
 load_profile() {
 	local f kernel_of
 
@@ -225,6 +228,7 @@ load_profile() {
 	MUTANT_SCOPE=
 	QEMU_SMP=2 QEMU_MEM=2G BOOT_TIMEOUT=900
 	KBUILD_ROOT=$SHARED_KBUILD_ROOT TREE=$SHARED_TREE TREE_ID=$SHARED_TREE_ID
+	API_TREE=$TREE API_TREE_ID=$TREE_ID
 	# shellcheck source=/dev/null
 	. "$f"
 	if [ -n "$KERNEL_OF" ]; then
