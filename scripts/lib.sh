@@ -97,6 +97,37 @@ die() {
 	exit "${DIE_STATUS:-1}"
 }
 
+# apt_install WHAT PACKAGE...: install those of the Debian packages that
+# are missing (apt-get, no recommends), WHAT saying what they are for; a
+# no-op when all are installed.  Needs root to install.
+apt_install() {
+	local what=$1 p log
+	local -a missing=()
+
+	shift
+	for p; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+			grep -q '^install ok installed$' || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	[ "$(id -u)" -eq 0 ] ||
+		die "missing packages: ${missing[*]}; run as root, or: sudo apt-get install --no-install-recommends ${missing[*]}"
+	step "install ${missing[*]} ($what)"
+	log=$(mktemp)
+	if ! DEBIAN_FRONTEND=noninteractive apt-get update >"$log" 2>&1; then
+		tail -5 "$log" >&2
+		rm -f "$log"
+		die "apt-get update failed (network or sources.list?)"
+	fi
+	if ! DEBIAN_FRONTEND=noninteractive apt-get install -y \
+		--no-install-recommends "${missing[@]}" >"$log" 2>&1; then
+		tail -15 "$log" >&2
+		rm -f "$log"
+		die "apt-get install ${missing[*]} failed"
+	fi
+	rm -f "$log"
+}
+
 # hash_of FILE...: one short hash over the base names and contents of
 # files (not their folders: work trees sharing kernels agree on it).
 hash_of() {
