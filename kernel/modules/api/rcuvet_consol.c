@@ -25,9 +25,10 @@
  * after CONSOL_TRIES tries fails.  A grace period that ended while the
  * reader was inside fails at once, however slow the host.
  *
- * The synchronize_rcu() and synchronize_rcu_expedited() pairs (and the
- * preempted reader's) have a grace-period witness (rcuvet_gpw.h): the
- * reader stays until it has seen the grace period that must wait for it
+ * The synchronize_rcu() and synchronize_rcu_expedited() pairs, the polled
+ * and conditional ones (and the preempted reader's) have a grace-period
+ * witness (rcuvet_gpw.h): the reader stays until it has seen the grace
+ * period that must wait for it
  * (the first to start after it entered, per rcu_get_gp_seq() or
  * rcu_exp_batches_completed()) in progress for gp_hold_ms, or hold_ms if
  * that is longer, and that grace period must not end while it is inside.
@@ -50,7 +51,12 @@
  * witness's, the next one, could then start only after the reader left:
  * such a try, found out at the reader's entry, runs no primitive and
  * starts again at once, up to CONSOL_BUSY_TRIES times a repetition
- * before it counts as an inconclusive try.
+ * before it counts as an inconclusive try.  Without a witness, the polled
+ * pairs let a poll_state_synchronize_rcu() that is true once its grace
+ * period has started pass (mutant poll-state-done-at-gp-start, 2026-12-06;
+ * by reading, each try's grace period, still in progress as the next
+ * try's reader entered, made that try's cookie need the one after it,
+ * which could start only once the reader had left).
  *
  * The rcu_barrier pairs have their callback queued by the reader, inside
  * its section, on the reader's CPU: rcu_barrier() on the updater's CPU
@@ -444,21 +450,29 @@ static const struct consol_updater consol_updaters[] = {
 	UPDATER(kfree_rcu_mightsleep, "kfree_rcu_mightsleep kvfree_rcu_barrier",
 		.frees_obj = true, NEEDS_KVFREE_RCU_BARRIER),
 	UPDATER(cond_synchronize_rcu,
-		"get_state_synchronize_rcu cond_synchronize_rcu"),
+		"get_state_synchronize_rcu cond_synchronize_rcu",
+		.gp_seq = consol_gp_seq),
 	UPDATER(cond_synchronize_rcu_full,
-		"get_state_synchronize_rcu_full cond_synchronize_rcu_full"),
+		"get_state_synchronize_rcu_full cond_synchronize_rcu_full",
+		.gp_seq = consol_gp_seq),
 	UPDATER(cond_synchronize_rcu_expedited,
-		"get_state_synchronize_rcu cond_synchronize_rcu_expedited"),
+		"get_state_synchronize_rcu cond_synchronize_rcu_expedited",
+		.gp_seq = consol_exp_seq),
 	UPDATER(cond_synchronize_rcu_expedited_full,
-		"get_state_synchronize_rcu_full cond_synchronize_rcu_expedited_full"),
+		"get_state_synchronize_rcu_full cond_synchronize_rcu_expedited_full",
+		.gp_seq = consol_exp_seq),
 	UPDATER(start_poll_synchronize_rcu,
-		"start_poll_synchronize_rcu poll_state_synchronize_rcu"),
+		"start_poll_synchronize_rcu poll_state_synchronize_rcu",
+		.gp_seq = consol_gp_seq),
 	UPDATER(start_poll_synchronize_rcu_full,
-		"start_poll_synchronize_rcu_full poll_state_synchronize_rcu_full"),
+		"start_poll_synchronize_rcu_full poll_state_synchronize_rcu_full",
+		.gp_seq = consol_gp_seq),
 	UPDATER(start_poll_synchronize_rcu_expedited,
-		"start_poll_synchronize_rcu_expedited poll_state_synchronize_rcu"),
+		"start_poll_synchronize_rcu_expedited poll_state_synchronize_rcu",
+		.gp_seq = consol_exp_seq),
 	UPDATER(start_poll_synchronize_rcu_expedited_full,
-		"start_poll_synchronize_rcu_expedited_full poll_state_synchronize_rcu_full"),
+		"start_poll_synchronize_rcu_expedited_full poll_state_synchronize_rcu_full",
+		.gp_seq = consol_exp_seq),
 	UPDATER(queue_rcu_work, "queue_rcu_work flush_rcu_work"),
 };
 
