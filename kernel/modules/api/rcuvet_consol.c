@@ -346,10 +346,18 @@ static bool wait_cond_synchronize_rcu_expedited_full(struct consol_reader *r)
 	return READ_ONCE(r->left);
 }
 
+/*
+ * The polls sleep on an hrtimer, which stays on the updater's CPU.  A
+ * timer-wheel timeout (schedule_timeout()) of an idle CPU is expired by
+ * another, busy one (6.12's timer migration): the reader's, which cannot
+ * while it disables bottom halves or interrupts or runs in a handler.
+ * The poll would then see a cookie that completes too early only after
+ * the reader left.
+ */
 static bool poll_cookie(unsigned long cookie, struct consol_reader *r)
 {
 	while (!poll_state_synchronize_rcu(cookie))
-		schedule_timeout_uninterruptible(1);
+		usleep_range(1000, 2000);
 	return READ_ONCE(r->left);
 }
 
@@ -357,7 +365,7 @@ static bool poll_cookie_full(struct rcu_gp_oldstate *rgos,
 			     struct consol_reader *r)
 {
 	while (!poll_state_synchronize_rcu_full(rgos))
-		schedule_timeout_uninterruptible(1);
+		usleep_range(1000, 2000);
 	return READ_ONCE(r->left);
 }
 
