@@ -61,9 +61,14 @@
  * The rcu_barrier pairs have their callback queued by the reader, inside
  * its section, on the reader's CPU: rcu_barrier() on the updater's CPU
  * must wait for another CPU's callbacks (the call_rcu pairs wait for the
- * local CPU's).  waits_for_preempted_reader has an rcu_read_lock() reader
- * preempted, again and again, by a FIFO thread on its CPU: the grace
- * period must wait for a reader that is off its CPU.
+ * local CPU's).  Another kernel user's callback on the updater's CPU
+ * would make an rcu_barrier() that looked only there wait for a grace
+ * period, one that may wait for the reader: before the reader enters,
+ * consol_drain() sees that no CPU has a callback left, and a try whose
+ * reader enters while a grace period is in progress starts again, as a
+ * witnessed one does.  waits_for_preempted_reader has an rcu_read_lock()
+ * reader preempted, again and again, by a FIFO thread on its CPU: the
+ * grace period must wait for a reader that is off its CPU.
  *
  * Reader kinds and update primitives are two tables, as rcutorture's
  * rcu_torture_ops is for flavors: a new reader kind is one row of
@@ -141,6 +146,7 @@ struct consol_reader {
 	bool gp_done;			/* the update primitive has returned */
 	bool left;			/* written last thing inside the section */
 	bool remote_cb;			/* queue r->rh on the reader's CPU */
+	bool gp_busy;			/* remote_cb: a grace period at entry */
 	u64 hold_ns;			/* stay inside this long after t_start */
 	u64 t_inside, t_start, t_left;	/* ktime_get_ns() */
 	struct task_struct *preemptor;	/* FIFO thread that preempts the reader */
@@ -209,8 +215,10 @@ static void consol_body(struct rcuvet_section *sec)
 	struct consol_reader *r = container_of(sec, struct consol_reader, sec);
 
 	/* A callback on this CPU that needs a grace period after "inside". */
-	if (r->remote_cb)
+	if (r->remote_cb) {
+		r->gp_busy = rcu_get_gp_seq() & RCUVET_SEQ_STATE_MASK;
 		call_rcu(&r->rh, consol_cb);
+	}
 	/* The witness's grace period: the first to start from now on. */
 	if (r->w.seq)
 		rcuvet_gpw_arm(&r->w);
@@ -292,8 +300,9 @@ static bool wait_call_rcu_hurry(struct consol_reader *r)
 /*
  * rcu_barrier() returns after the callback that the reader queued on its
  * own CPU, inside its section, so after the reader.  waits_for_reader
- * drains the updater's CPU first: an rcu_barrier() that waited only for
- * the local CPU's callbacks returns while the reader is inside.
+ * drains the updater's CPU first (consol_drain()): an rcu_barrier() that
+ * waited only for the local CPU's callbacks returns while the reader is
+ * inside.
  */
 static bool wait_rcu_barrier(struct consol_reader *r)
 {
@@ -561,6 +570,41 @@ static void consol_quiesce(const struct consol_updater *u)
 }
 
 /*
+ * Before an rcu_barrier pair's reader enters: no callback left on any CPU
+ * (on the updater's, for an rcu_barrier() that looks only there).  One on
+ * the updater's CPU would make such a barrier wait for its grace period,
+ * which, if it started after the reader entered, waits for the reader:
+ * the pair could then pass by luck, as 6 of 10 did (mutant
+ * barrier-entrains-local-cpu-only, 2026-12-06).  By reading, every case
+ * starts with such callbacks: the previous case's kunit thread exits on
+ * that CPU (delayed_put_pid(), delayed_put_task_struct(), which, as it
+ * drops the last reference, queues put_cred_rcu()), and a single
+ * rcu_barrier() returns with that last one still queued.  Two
+ * rcu_barrier()s with no grace period starting or ending from before the
+ * first to after the second: the first invoked every callback there was,
+ * a callback queued since could not be done without a grace period
+ * ending, so the second found none (it would have waited for a grace
+ * period).  Callbacks queued after that, between here and the updater's
+ * rcu_barrier(), are not excluded.
+ */
+static bool consol_drain(void)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(CONSOL_START_MS);
+	unsigned long seq;
+
+	for (;;) {
+		seq = rcu_get_gp_seq();
+		rcu_barrier();
+		rcu_barrier();
+		if (!(seq & RCUVET_SEQ_STATE_MASK) && rcu_get_gp_seq() == seq)
+			return true;
+		if (time_after(jiffies, end))
+			return false;
+		schedule_timeout_uninterruptible(1);
+	}
+}
+
+/*
  * One try of a pair: the reader runs @kind on RCUVET_READER_CPU, preempted
  * by @preemptor if there is one, while the updater runs @u.
  */
@@ -584,9 +628,6 @@ static enum consol_verdict consol_try(struct kunit *test, struct consol_reader *
 	r->obj = kmalloc(sizeof(*r->obj), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, r->obj);
 	r->obj->magic = CONSOL_MAGIC;
-	/* No callback of ours left on this CPU for rcu_barrier() to wait on. */
-	if (u->remote_cb)
-		rcu_barrier();
 	if (u->gp_seq) {
 		unsigned int margin = max(hold_ms, gp_hold_ms);
 
@@ -601,9 +642,12 @@ static enum consol_verdict consol_try(struct kunit *test, struct consol_reader *
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(t), "cannot start the reader");
 	if (u->gp_seq)
 		consol_quiesce(u);
+	else if (u->remote_cb && !consol_drain())
+		kunit_info(test, "callbacks still queued after %u ms of rcu_barrier()",
+			   CONSOL_START_MS);
 	wake_up_process(t);
 	wait_for_completion(&r->inside);
-	if (r->w.seq && r->w.busy) {
+	if ((r->w.seq && r->w.busy) || r->gp_busy) {
 		/* No primitive: the reader goes, the try starts again. */
 		rcuvet_signal(&r->gp_done);
 		wait_for_completion(&r->done);
