@@ -8,22 +8,29 @@
 #   make mutants    every kernel mutant must be caught (MUTANTS=a,b: some)
 #
 # Variables: PROFILE=name or PROFILES="a b", TREE=6.12 (the default) or 6.1
-# (Debian's linux-source-6.1), KSRC=/path/to/linux (your own
-# tree; PATCHES=1 to apply kernel/patches/series to a copy of it), PLAN=name
+# (Debian's linux-source-6.1, patched by kernel/patches/series-6.1),
+# KSRC=/path/to/linux (your own tree; PATCHES=1 to apply
+# kernel/patches/series, with TREE=6.1 series-6.1, to a copy of it), PLAN=name
 # (run's plan, default "run"), JOBS=n, REPEAT=n (make repeat's rounds),
 # BENCH_NAME=dir (make bench's results/ folder, default "bench"), FRESH=1
 # (make check boots again where nothing changed since a boot that passed).
+#
+# LAVA (docs/scale-out.md): make lava-jobs ARTIFACT_URL=prefix writes a LAVA
+# job per boot of make check to results/lava/; make lava-validate also
+# installs lava-dispatcher and runs lava-run --validate on each.
 
 ifdef PROFILE
 PROFILES := $(PROFILE)
 endif
 export PROFILES TREE KSRC PATCHES PLAN JOBS REPEAT BENCH_NAME FRESH MUTANTS
+export CONTROLS_PROFILE ARTIFACT_URL TSC_KHZ LAVA_DEVICE_TYPE
 
 S := scripts
 
 help:
 	@sed -n 's/^#   //p' Makefile
 	@echo "  make profiles | selftest-harness | controls | cpumap-bug | test-host | coverage | clean"
+	@echo "  make lava-jobs | lava-validate  (ARTIFACT_URL=prefix; docs/scale-out.md)"
 
 run: setup
 	@$(S)/run.sh
@@ -57,6 +64,14 @@ controls: setup
 cpumap-bug: setup
 	@$(S)/controls-only.sh xdp-bug-
 
+# LAVA jobs need nothing of LAVA; validating them installs lava-dispatcher.
+lava-jobs:
+	@$(S)/lava-jobs.sh
+
+lava-validate: lava-jobs
+	@$(S)/setup-lava.sh
+	@$(S)/lava-validate.sh
+
 test-host:
 	@tests/run.sh build/host-tests.tsv
 
@@ -67,4 +82,4 @@ clean:
 	rm -rf build results
 
 .PHONY: help run check bench repeat mutants setup profiles selftest-harness controls cpumap-bug \
-	test-host coverage clean
+	test-host coverage clean lava-jobs lava-validate

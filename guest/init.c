@@ -22,6 +22,12 @@
  *   rmmod NAME                     unload a module
  *   sleep SECONDS                  let kthreads a module started settle
  *
+ * Booted with rcutree.emulate_unconsolidated=1, a step that loads a module
+ * or runs a program before a "program rcu-pin" step has passed is an
+ * error ("RCU emulation requirement not met"): without RCU's kthreads
+ * pinned to an isolated CPU, the emulation silently waits for readers that
+ * disable interrupts or run in handlers (guest/rcu-pin.c checks the rest).
+ *
  * Every line this program prints goes through /dev/kmsg, so the host sees
  * it in order with the kernel's own messages and with a timestamp.  The
  * markers it prints ("rcuvet: begin", "rcuvet: end", "rcuvet: done") are
@@ -42,12 +48,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "kmsg-lines.h"
+
 #define MAX_ARGS 64
 
-static int kmsg = -1;
 static int errors;
-
-static void log_line(const char *prefix, const char *line);
 
 static void say(const char *fmt, ...)
 {
@@ -89,51 +94,6 @@ static int write_file(const char *path, const char *text)
 	if (fd >= 0)
 		close(fd);
 	return ret;
-}
-
-/*
- * One line of a file or a child's output as one log record, with
- * write(2): glibc's dprintf() cannot print to /dev/kmsg at all (the
- * lseek(fd, 0, SEEK_CUR) with which it attaches a stream to the fd fails
- * with EINVAL there), so lines went to the console directly, unordered
- * with the kernel's records: a program's last line was once cut in two
- * by the "rcuvet: begin" record printed before the program ran.
- */
-static void log_line(const char *prefix, const char *line)
-{
-	char buf[1024];
-	int n = snprintf(buf, sizeof(buf), "%s%s", prefix, line);
-
-	if (n >= (int)sizeof(buf))
-		n = sizeof(buf) - 1;
-	if (kmsg < 0 || write(kmsg, buf, n) < 0)
-		fprintf(stderr, "%s\n", buf);
-}
-
-/* Copy a file or a child's output to the log, a line at a time. */
-static void forward_lines(int fd, const char *prefix)
-{
-	char buf[4096], line[1024];
-	size_t len = 0;
-	ssize_t n, i;
-
-	while ((n = read(fd, buf, sizeof(buf))) > 0) {
-		for (i = 0; i < n; i++) {
-			if (buf[i] != '\n' && len < sizeof(line) - 1) {
-				line[len++] = buf[i];
-				continue;
-			}
-			if (buf[i] != '\n')
-				continue;	/* overlong line: truncated */
-			line[len] = '\0';
-			log_line(prefix, line);
-			len = 0;
-		}
-	}
-	if (len) {
-		line[len] = '\0';
-		log_line(prefix, line);
-	}
 }
 
 static void check_cpus(void)
@@ -302,6 +262,50 @@ static void kmemleak_step(const char *what)
 }
 
 /* Split a plan line into words; returns the word count. */
+/*
+ * The v4.19 grace-period emulation (kernel/patches/0001-*): on, and has
+ * a "program rcu-pin" step passed yet?  Said once when a step comes first.
+ */
+static int emulating, emulation_pinned, emulation_said;
+
+static void check_emulation_boot(void)
+{
+	char buf[8] = "";
+	int fd = open("/sys/module/rcutree/parameters/emulate_unconsolidated", O_RDONLY);
+
+	if (fd < 0)
+		return;
+	if (read(fd, buf, sizeof(buf) - 1) > 0 && buf[0] == 'Y')
+		emulating = 1;
+	close(fd);
+	if (emulating)
+		say("rcu emulation on: plans must start with 'program rcu-pin CPU'");
+}
+
+/* check_emulation_step KIND NAME: before a module or program runs. */
+static void check_emulation_step(const char *kind, const char *name)
+{
+	if (!emulating || emulation_pinned || emulation_said)
+		return;
+	if (!strcmp(kind, "program") && !strcmp(name, "rcu-pin"))
+		return;
+	emulation_said = 1;
+	guest_error("RCU emulation requirement not met: %s %s runs before a passing 'program rcu-pin CPU' (RCU's kthreads on an isolated CPU, rcutree.jiffies_till_first_fqs=0, timer migration off): readers that disable irqs or run in handlers may be waited for (docs/emulate-4.19.md)",
+		    kind, name);
+}
+
+/* emulation_step_done KIND NAME STATUS: after a step. */
+static void emulation_step_done(const char *kind, const char *name, int status)
+{
+	if (!emulating || strcmp(kind, "program") || strcmp(name, "rcu-pin"))
+		return;
+	if (!status)
+		emulation_pinned = 1;
+	else
+		guest_error("RCU emulation requirement not met: rcu-pin failed (status %d; its lines above say why)",
+			    status);
+}
+
 static int split(char *line, char **argv)
 {
 	int argc = 0;
@@ -347,6 +351,7 @@ static void run_step(char *line)
 	} else if (argv[1] && (!strcmp(argv[0], "module") ||
 			       !strcmp(argv[0], "kunit") ||
 			       !strcmp(argv[0], "program"))) {
+		check_emulation_step(argv[0], argv[1]);
 		say("begin %s", argv[1]);
 		if (strcmp(argv[0], "program")) {
 			status = run_module(argv + 1);
@@ -355,6 +360,7 @@ static void run_step(char *line)
 		} else
 			status = run_program(argv + 1);
 		say("end %s status=%d", argv[1], status);
+		emulation_step_done(argv[0], argv[1], status);
 	} else {
 		guest_error("plan: cannot read step '%s'", argv[0]);
 	}
@@ -390,6 +396,7 @@ int main(void)
 	setenv("PATH", "/bin:/sbin", 1);
 
 	check_cpus();
+	check_emulation_boot();
 	snprintf(plans, sizeof(plans), "%s",
 		 getenv("rcuvet_plan") ? getenv("rcuvet_plan") : "default");
 	for (plan = strtok_r(plans, "+", &next); plan; plan = strtok_r(NULL, "+", &next)) {

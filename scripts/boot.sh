@@ -6,25 +6,32 @@
 # counted from its first step (a slow boot does not eat into it), is killed
 # and the console's tail printed; the verdict then fails it for the missing
 # end marker.
-. "$(dirname "$0")/lib.sh"
+# Sourced (scripts/lava-jobs.sh), it defines the functions below and boots
+# nothing: a boot elsewhere gets the same command line, machine and limits.
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-load_profile "${1:?usage: boot.sh PROFILE PLAN OUTDIR}"
-plan=${2:?usage: boot.sh PROFILE PLAN OUTDIR}
-out=${3:?usage: boot.sh PROFILE PLAN OUTDIR}
-console=$out/console.log
-mkdir -p "$out"
-rm -f "$console"
-# A plan may set its own limit ("boot-timeout: SECONDS", a host-only line),
-# counted from the plan's first step; plans that share a boot share the
-# sum of their limits.
-plan_limit=0
-for f in $(plan_files "$plan"); do
-	t=$(sed -n 's/^boot-timeout:[[:space:]]*//p' "$f")
-	plan_limit=$((plan_limit + ${t:-0}))
-done
-# The whole boot's limit: the profile's, plus the plan's from its first step.
-timeout_s=$((BOOT_TIMEOUT + plan_limit))
+# The machine: microvm's firmware writes an MP table listing every vCPU,
+# so the kernel needs neither ACPI nor PCI (docs/design.md, "Configs").
+# TCG only, multi-threaded: one host thread per vCPU.
+QEMU_MACHINE=(-M "microvm,acpi=off,pit=on" -accel "tcg,thread=multi" -cpu max)
 
+# boot_plan_limit PLAN: the seconds a plan may run ("boot-timeout:
+# SECONDS", a host-only line), counted from its first step; plans that
+# share a boot share the sum of their limits.  0: no limit of its own.
+boot_plan_limit() {
+	local f t limit=0
+
+	for f in $(plan_files "$1"); do
+		t=$(sed -n 's/^boot-timeout:[[:space:]]*//p' "$f")
+		limit=$((limit + ${t:-0}))
+	done
+	echo "$limit"
+}
+
+# boot_cmdline PLAN TSC_KHZ: the kernel command line of the loaded
+# profile's boot of PLAN, the guest's TSC running at TSC_KHZ (empty: the
+# kernel calibrates it itself).
+#
 # Slow emulation must not trip the stall, hung-task and lockup detectors.
 # reboot=t: microvm has neither ACPI nor a keyboard controller to reset
 # through; a triple fault ends QEMU (-no-reboot) at once.  Under TCG the
@@ -32,12 +39,29 @@ timeout_s=$((BOOT_TIMEOUT + plan_limit))
 # and trusts it (tsc=reliable), since calibrating it against the emulated
 # PIT fails on a busy host and leaves the jiffies clocksource, too coarse
 # for the suites' timings, and no HPET or PM timer is there to watch it.
-tsc_khz=$("$(host_tool tsc-khz)")
-cmdline="console=ttyS0 printk.devkmsg=on panic=-1 reboot=t \
-tsc_early_khz=$tsc_khz tsc=reliable \
-rcupdate.rcu_cpu_stall_timeout=300 rcupdate.rcu_task_stall_timeout=120000 \
+boot_cmdline() {
+	local tsc=
+
+	[ -z "$2" ] || tsc="tsc_early_khz=$2 tsc=reliable "
+	echo "console=ttyS0 printk.devkmsg=on panic=-1 reboot=t \
+${tsc}rcupdate.rcu_cpu_stall_timeout=300 rcupdate.rcu_task_stall_timeout=120000 \
 sysctl.kernel.hung_task_timeout_secs=600 watchdog_thresh=60 \
-$CMDLINE rcuvet_plan=$plan rcuvet_cpus=$QEMU_SMP"
+$CMDLINE rcuvet_plan=$1 rcuvet_cpus=$QEMU_SMP"
+}
+
+[ "${BASH_SOURCE[0]}" = "$0" ] || return 0
+
+load_profile "${1:?usage: boot.sh PROFILE PLAN OUTDIR}"
+plan=${2:?usage: boot.sh PROFILE PLAN OUTDIR}
+out=${3:?usage: boot.sh PROFILE PLAN OUTDIR}
+console=$out/console.log
+mkdir -p "$out"
+rm -f "$console"
+plan_limit=$(boot_plan_limit "$plan")
+# The whole boot's limit: the profile's, plus the plan's from its first step.
+timeout_s=$((BOOT_TIMEOUT + plan_limit))
+tsc_khz=$("$(host_tool tsc-khz)")
+cmdline=$(boot_cmdline "$plan" "$tsc_khz")
 
 if [ "$plan_limit" -gt 0 ]; then
 	step "boot $PROFILE, plan $plan (timeout ${plan_limit}s from its first step)"
@@ -49,7 +73,7 @@ exec 9>"$BOOT_LOCK"
 flock 9
 start=$(date +%s)
 timeout --kill-after=10 "$timeout_s" \
-	qemu-system-x86_64 -M microvm,acpi=off,pit=on -accel tcg,thread=multi -cpu max \
+	qemu-system-x86_64 "${QEMU_MACHINE[@]}" \
 	-smp "$QEMU_SMP" -m "$QEMU_MEM" -nodefaults -display none -no-reboot \
 	-kernel "$KOBJ/arch/x86/boot/bzImage" -initrd "$OBJ/initramfs.cpio" \
 	-append "$cmdline" -serial "file:$console" &

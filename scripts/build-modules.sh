@@ -4,8 +4,8 @@
 # profile's kernel.  Sources are copied (mtimes kept) to the profile's
 # build folder, so kbuild's output stays out of the repository and only
 # the suites whose sources changed are rebuilt.  What the tree has of the
-# API the suites call is probed first (scripts/tree-api.sh, into the
-# profile's tree-api/): its rcuvet_tree_api.h goes next to
+# API the suites call is probed first (scripts/tree-api.sh on API_TREE,
+# into the profile's tree-api/): its rcuvet_tree_api.h goes next to
 # kernel/modules/include/rcuvet_tree.h in the copy; vet.sh keeps its
 # tree-api.tsv with the results, for the tree's coverage table.
 . "$(dirname "$0")/lib.sh"
@@ -17,15 +17,15 @@ api=$OBJ/tree-api
 mkdir -p "$dst"
 
 # The probe reads ~1000 headers (~2 s): again only when the tree, its
-# .config or the probe changed.
+# .config or the probe changed.  A mutant's is its base's (API_TREE).
 api_key=$({
-	cat "$TREE_ID" 2>/dev/null || echo "$TREE"
+	cat "$API_TREE_ID" 2>/dev/null || echo "$API_TREE"
 	cat "$KOBJ/.config" "$RCUVET_ROOT/scripts/tree-api.sh"
 } | sha1sum | cut -c1-16)
 if [ "$(cat "$api/.key" 2>/dev/null)" != "$api_key" ] ||
 	[ ! -f "$api/rcuvet_tree_api.h" ] || [ ! -f "$api/tree-api.tsv" ]; then
-	"$RCUVET_ROOT/scripts/tree-api.sh" "$TREE" "$api" "$KOBJ/.config" ||
-		die "cannot probe the API of $TREE"
+	"$RCUVET_ROOT/scripts/tree-api.sh" "$API_TREE" "$api" "$KOBJ/.config" ||
+		die "cannot probe the API of $API_TREE"
 	printf '%s\n' "$api_key" >"$api/.key"
 fi
 

@@ -7,13 +7,13 @@
 # coverage on the check runs, and one closing line over all of it.
 . "$(dirname "$0")/lib.sh"
 
-profiles=${PROFILES:-debug nopreempt}
+profiles=$CHECK_PROFILES
 # PLAN=check+dev-NAME adds your own plan to the check runs (README, "Plans").
 plan=${PLAN:-check}
 first=${profiles%% *}
 read -ra later <<<"${profiles#"$first"}"
 ctl=${CONTROLS_PROFILE:-$first}
-mapfile -t plans < <(basename -s .plan "$RCUVET_ROOT"/configs/plans/ctl-*.plan)
+mapfile -t plans < <(control_plans)
 "$RCUVET_ROOT/scripts/validate.sh" -p "$profiles $ctl" -P "$plan" -C "${plans[*]}"
 export RCUVET_BOOT_CACHE=1
 rm -rf "$RESULTS"

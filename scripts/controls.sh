@@ -15,6 +15,7 @@
 # (see share_group).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/judge-control.sh"
+. "$(dirname "$0")/control-groups.sh"
 
 profile=${1:?usage: controls.sh PROFILE TSV PLAN...}
 tsv=${2:?usage: controls.sh PROFILE TSV PLAN...}
@@ -22,46 +23,6 @@ shift 2
 "$RCUVET_ROOT/scripts/validate.sh" -p "$profile" -C "$*"
 mkdir -p "$(dirname "$tsv")"
 : >"$tsv"
-
-# profile_of PLANFILE: the profile a control boots.
-profile_of() {
-	local p
-
-	p=$(sed -n 's/^profile:[[:space:]]*//p' "$1")
-	printf '%s\n' "${p:-$profile}"
-}
-
-# share_group PLANFILE: the shared boot a control on the default profile,
-# with no time limit of its own, can join (a boot costs a debug guest
-# ~20 s); nothing if it boots alone.
-#   clean   judged on its own tests alone, and requires the kernel to stay
-#           clean (a splat of one would blind the lock debugging of the
-#           others);
-#   splats  its verdict-level lines, judged on its own steps, name only a
-#           failed test, lockdep's "suspicious RCU usage", an announced
-#           splat that did not come, or a pass: none of them damages the
-#           kernel or turns lock debugging off (lockdep, unlike for its
-#           other reports, keeps debug_locks on after an RCU one).
-# KASAN, WARN and hang controls boot alone: KASAN reports once a boot and
-# turns lockdep off.
-share_group() {
-	local line
-
-	[ "$(profile_of "$1")" = "$profile" ] && ! grep -qE '^boot-timeout:' "$1" || return 0
-	if grep -qE '^control:[[:space:]]*tests-pass[[:space:]]+kernel-clean[[:space:]]*$' "$1"; then
-		grep -qE '^control:[[:space:]]*verdict-' "$1" || echo clean
-		return 0
-	fi
-	grep -qE '^control:[[:space:]]*verdict-' "$1" || return 0
-	while read -r line; do
-		case $line in
-		"verdict-fails kernel splat: WARNING: suspicious RCU usage" | \
-			"verdict-fails expected splat '"* | "verdict-fails test "* | verdict-passes) ;;
-		verdict-*) return 0 ;;
-		esac
-	done < <(sed -n 's/^control:[[:space:]]*//p' "$1")
-	echo splats
-}
 
 # record PLAN OUTDIR RC SECONDS [LABEL]: judge one control, say and write
 # how it went.
@@ -119,22 +80,12 @@ run_shared() {
 	[ $held -eq 0 ] || boot_cache_keep "$out"
 }
 
-clean=() splats=() alone=()
-for plan in "$@"; do
-	planfile=$(plan_files "$plan") || exit 1
-	case $(share_group "$planfile") in
-	clean) clean+=("$plan") ;;
-	splats) splats+=("$plan") ;;
-	*) alone+=("$plan") ;;
-	esac
-done
-[ ${#clean[@]} -gt 1 ] || { alone+=("${clean[@]}"); clean=(); }
-[ ${#splats[@]} -gt 1 ] || { alone+=("${splats[@]}"); splats=(); }
+group_controls "$profile" "$@" || exit 1
 [ ${#clean[@]} -eq 0 ] || run_shared clean "${clean[@]}"
 [ ${#splats[@]} -eq 0 ] || run_shared splats "${splats[@]}"
 
 for plan in "${alone[@]}"; do
-	p=$(profile_of "$RCUVET_ROOT/configs/plans/$plan.plan")
+	p=$(profile_of "$RCUVET_ROOT/configs/plans/$plan.plan" "$profile")
 	out=$RESULTS/$p/controls/$plan
 	start=$(date +%s)
 	vet_control "$p" "$plan" "$out"

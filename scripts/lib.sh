@@ -37,7 +37,7 @@ case $RCUVET_TREE in
 6.1)
 	TREE_TAG=debian-6.1
 	PRISTINE=$KBUILD_ROOT/tree/pristine-6.1
-	# None of kernel/patches/ is ported to 6.1 yet: no series, no patch.
+	# The 6.1 versions of the patches, kernel/patches/6.1/*.patch.
 	SERIES=${RCUVET_SERIES:-$RCUVET_ROOT/kernel/patches/series-6.1}
 	;;
 *)
@@ -97,6 +97,37 @@ die() {
 	exit "${DIE_STATUS:-1}"
 }
 
+# apt_install WHAT PACKAGE...: install those of the Debian packages that
+# are missing (apt-get, no recommends), WHAT saying what they are for; a
+# no-op when all are installed.  Needs root to install.
+apt_install() {
+	local what=$1 p log
+	local -a missing=()
+
+	shift
+	for p; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+			grep -q '^install ok installed$' || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	[ "$(id -u)" -eq 0 ] ||
+		die "missing packages: ${missing[*]}; run as root, or: sudo apt-get install --no-install-recommends ${missing[*]}"
+	step "install ${missing[*]} ($what)"
+	log=$(mktemp)
+	if ! DEBIAN_FRONTEND=noninteractive apt-get update >"$log" 2>&1; then
+		tail -5 "$log" >&2
+		rm -f "$log"
+		die "apt-get update failed (network or sources.list?)"
+	fi
+	if ! DEBIAN_FRONTEND=noninteractive apt-get install -y \
+		--no-install-recommends "${missing[@]}" >"$log" 2>&1; then
+		tail -15 "$log" >&2
+		rm -f "$log"
+		die "apt-get install ${missing[*]} failed"
+	fi
+	rm -f "$log"
+}
+
 # hash_of FILE...: one short hash over the base names and contents of
 # files (not their folders: work trees sharing kernels agree on it).
 hash_of() {
@@ -119,6 +150,17 @@ plan_files() {
 			die "unknown plan '$name'; plans: $(basename -s .plan "$RCUVET_ROOT"/configs/plans/*.plan | xargs)"
 		printf '%s\n' "$f"
 	done
+}
+
+# What make check boots (check.sh; lava-jobs.sh writes a LAVA job for
+# each): the check plan (PLAN, default check) on every profile of PROFILES,
+# and the control plans on CONTROLS_PROFILE (default: the first profile).
+# shellcheck disable=SC2034 # check.sh and lava-jobs.sh read it
+CHECK_PROFILES=${PROFILES:-debug nopreempt}
+
+# control_plans: every control plan, configs/plans/ctl-*.plan, by name.
+control_plans() {
+	basename -s .plan "$RCUVET_ROOT"/configs/plans/ctl-*.plan
 }
 
 # The boot cache (make check only, RCUVET_BOOT_CACHE=1): the console of a
@@ -203,7 +245,10 @@ list_profiles() {
 # objects and image as they are (KOBJ is OTHER's, never rebuilt, never
 # written), and only the suites of kernel/modules are compiled against
 # its tree (build-modules.sh).  MUTANT_SCOPE=kernel (the default) builds
-# a kernel of its own.
+# a kernel of its own.  API_TREE (and API_TREE_ID) is the tree whose API
+# the suites expect: a mutant's is its base's, so that a mutant that
+# removes a feature fails the cases that test it instead of having them
+# skipped as absent from the tree.
 load_profile() {
 	local f kernel_of
 
@@ -214,6 +259,7 @@ load_profile() {
 	MUTANT_SCOPE=
 	QEMU_SMP=2 QEMU_MEM=2G BOOT_TIMEOUT=900
 	KBUILD_ROOT=$SHARED_KBUILD_ROOT TREE=$SHARED_TREE TREE_ID=$SHARED_TREE_ID
+	API_TREE=$TREE API_TREE_ID=$TREE_ID
 	# shellcheck source=/dev/null
 	. "$f"
 	if [ -n "$KERNEL_OF" ]; then
@@ -249,6 +295,12 @@ load_profile() {
 	OUT=$RESULTS/$PROFILE
 }
 
+# fragment_files: the loaded profile's fragments, each followed by the
+# tree's own addition to it, configs/fragments/TREE/NAME.config (TREE as
+# RCUVET_TREE), where the tree needs more to give what the fragment asks
+# (6.1's tinyconfig picks an allocator KASAN cannot use).  None for 6.12,
+# the tree the fragments are written for.  Merged after the fragment and
+# checked like it (check-config.sh).
 fragment_files() {
 	local frag
 
@@ -256,6 +308,8 @@ fragment_files() {
 		[ -f "$RCUVET_ROOT/configs/fragments/$frag.config" ] ||
 			die "profile '$PROFILE' names fragment '$frag', but configs/fragments/$frag.config does not exist"
 		printf '%s\n' "$RCUVET_ROOT/configs/fragments/$frag.config"
+		[ ! -f "$RCUVET_ROOT/configs/fragments/$RCUVET_TREE/$frag.config" ] ||
+			printf '%s\n' "$RCUVET_ROOT/configs/fragments/$RCUVET_TREE/$frag.config"
 	done
 }
 
@@ -275,9 +329,13 @@ series_patches() {
 }
 
 # mutant_patches: a mutant profile's MUTANT_PATCHES files, in order.
+# The mutants (kernel/patches/mutants/) are written for 6.12, on top of
+# kernel/patches/series: TREE=6.1 has none (docs/mutants.md).
 mutant_patches() {
 	local name
 
+	[ -z "${MUTANT_PATCHES:-}" ] || [ "$RCUVET_TREE" = 6.12 ] ||
+		die "profile '$PROFILE' is a kernel mutant, and kernel/patches/mutants/ is written for 6.12: TREE=$RCUVET_TREE has no mutants"
 	for name in ${MUTANT_PATCHES:-}; do
 		[ -f "$(dirname "$SERIES")/$name" ] ||
 			die "profile '$PROFILE' names mutant patch '$name', but $(dirname "$SERIES")/$name does not exist"

@@ -71,7 +71,7 @@ grep -ao 'rcu-reliance: [0-9][0-9]* [^ ]* [^ ]* .*' "$console" 2>/dev/null | tr 
 
 if [ -n "${KSRC:-}" ]; then
 	tree=$KSRC
-	[ "${PATCHES:-0}" != 1 ] || tree="$tree + kernel/patches/series"
+	[ "${PATCHES:-0}" != 1 ] || tree="$tree + ${SERIES#"$RCUVET_ROOT"/}"
 else
 	tree="debian linux-source-$RCUVET_TREE"
 	[ ! -f "$SERIES" ] || tree="$tree + ${SERIES#"$RCUVET_ROOT"/}"

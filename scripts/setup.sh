@@ -12,20 +12,4 @@ packages=(
 	gnuplot-nox jq
 )
 
-missing=()
-for p in "${packages[@]}"; do
-	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
-		missing+=("$p")
-done
-[ ${#missing[@]} -eq 0 ] && exit 0
-
-[ "$(id -u)" -eq 0 ] ||
-	die "missing packages: ${missing[*]}; run as root, or: sudo apt-get install ${missing[*]}"
-step "install ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-apt-get update >"$log" 2>&1 ||
-	{ tail -5 "$log" >&2; die "apt-get update failed (network or sources.list?)"; }
-apt-get install -y --no-install-recommends "${missing[@]}" >"$log" 2>&1 ||
-	{ tail -15 "$log" >&2; die "apt-get install ${missing[*]} failed"; }
+apt_install "what rcuvet builds and boots with" "${packages[@]}"

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # tree: extract Debian's linux-source-6.12 (TREE=6.1: linux-source-6.1)
-# once, then lay the patch series (kernel/patches/series, quilt order; none
-# yet for 6.1) onto a copy of it whenever the series changes.  With KSRC= the user's tree is used as it is, or, with
-# PATCHES=1, copied and patched the same way.  Given a mutant PROFILE, the
+# once, then lay the tree's patch series (kernel/patches/series, or
+# series-6.1 naming kernel/patches/6.1/*.patch; quilt order) onto a copy
+# of it whenever the series changes.  With KSRC= the user's tree is used
+# as it is, or, with PATCHES=1, copied and patched the same way.  Given a mutant PROFILE, the
 # tree is that profile's own: its base profile's tree, hard-linked, with
 # its MUTANT_PATCHES on top.
 #   tree.sh [PROFILE]
@@ -97,7 +98,7 @@ apply_series() {
 	local -a patches touched
 
 	mapfile -t patches < <(series_patches)
-	step "apply ${#patches[@]} patch(es) of kernel/patches/series to $(basename "$TREE")"
+	step "apply ${#patches[@]} patch(es) of ${SERIES#"$RCUVET_ROOT"/} to $(basename "$TREE")"
 	rm -rf "$new"
 	copy_tree "$src" "$new"
 	apply_patches "$src" "$new" "${patches[@]}"

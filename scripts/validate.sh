@@ -38,7 +38,7 @@ positive() {
 check_env() {
 	case ${PATCHES:-} in
 	'' | 0 | 1) ;;
-	*) die "PATCHES is '$PATCHES', not 1 (apply kernel/patches/series to a copy of KSRC) or 0" ;;
+	*) die "PATCHES is '$PATCHES', not 1 (apply the tree's series, kernel/patches/series or series-6.1, to a copy of KSRC) or 0" ;;
 	esac
 	positive JOBS "$JOBS"
 	[ -z "${REPEAT:-}" ] || positive REPEAT "$REPEAT"
@@ -139,6 +139,20 @@ check_control() {
 	esac
 }
 
+# emulates PROFILE: its boots run the v4.19 grace-period emulation
+# (rcutree.emulate_unconsolidated=1 on its command line).
+emulates() {
+	(load_profile "$1" && [[ " $CMDLINE " == *" rcutree.emulate_unconsolidated=1 "* ]])
+}
+
+# check_pin_first NAME FIRST: under the emulation, a plan's first step
+# (FIRST: its first two words) must be 'program rcu-pin' (guest/init.c
+# fails the run otherwise, after a boot: say so now).
+check_pin_first() {
+	[ "$2" = "program rcu-pin" ] ||
+		die "plan '$1' runs on an emulated profile but its first step is '${2:-none}', not 'program rcu-pin CPU|isolated': the emulation needs RCU's kthreads on an isolated CPU (docs/emulate-4.19.md)"
+}
+
 # check_host_line AT WORD VALUE: a line that stays on the host (word: ...).
 check_host_line() {
 	local kind arg
@@ -162,7 +176,7 @@ check_host_line() {
 # host-only line (profile: and boot-timeout: at most once; control: in a
 # control plan) or a step /init runs (guest/init.c's run_step).
 check_steps() {
-	local n=0 name=${1##*/} at line kind arg rest
+	local n=0 name=${1##*/} at line kind arg rest first='' plan_profile=''
 	local -A seen=()
 
 	name=${name%.plan}
@@ -175,9 +189,14 @@ check_steps() {
 				die "$at: a second '$kind:' line"
 			seen[$kind]=1
 			check_host_line "$at" "$kind" "${BASH_REMATCH[2]}"
+			[ "$kind" != profile ] || plan_profile=${BASH_REMATCH[2]}
 			continue
 		fi
 		read -r kind arg rest <<<"$line"
+		case $kind in
+		'' | '#'*) ;;
+		*) [ -n "$first" ] || first="$kind $arg" ;;
+		esac
 		case $kind in
 		'' | '#'*) ;;
 		kunit | module | rmmod) check_module "$at" "$arg" ;;
@@ -197,6 +216,9 @@ check_steps() {
 	done <"$1"
 	[ "${2:-}" != control ] || [ -n "${seen[control]:-}" ] ||
 		die "plan '$name' has no 'control:' line: it is no control"
+	# A plan without a profile: line may run on any profile (make run
+	# PROFILE=... PLAN=...): /init checks that at run time.
+	[ -z "$plan_profile" ] || ! emulates "$plan_profile" || check_pin_first "$name" "$first"
 }
 
 # check_plan SPEC [control]: each plan of SPEC (NAME or NAME+NAME...)

@@ -9,7 +9,8 @@ KERNEL_OF=debug
 # hardirq handler also stops whatever RCU kthread, timer or IPI waits on
 # its CPU.  So RCU's grace-period kthreads get a CPU of their own, CPU 2
 # (isolcpus=2 keeps other tasks off it; plans pin them there with the guest
-# program rcu-pin), and the first quiescent-state scan of a grace period,
+# program rcu-pin, which checks these conditions; /init fails a run whose
+# plan does not pin first), and the first quiescent-state scan of a grace period,
 # which reports irq-disabled CPUs, runs at once, not after a timer that
 # the reader's CPU may be the one to expire (jiffies_till_first_fqs=0).
 # Timer migration off: an idle CPU 2's timers (the grace-period kthread's

@@ -34,3 +34,13 @@ expect 'tests-fail, boot cut short' 'tests-fail rcuvet_x.*' fail fail 1 \
 expect 'test-fails, plan cut short' 'test-fails rcuvet_x.case' pass fail 1 \
 	"1 of 1 tests matching 'plan-complete' did not pass"
 expect 'verdict-fails may end early' 'verdict-fails boot did not end' fail fail 1 ''
+
+# An emulated boot that did not meet the emulation's requirements holds
+# no control, not even one that wants the run to fail.
+printf 'control: verdict-fails KASAN\n' >"$work/plan"
+results pass fail >"$work/results.tsv"
+printf '%s\n' 'FAIL: rcu-pin: guest reported: RCU emulation requirement not met: rcu-pin failed' \
+	'FAIL: kernel splat: BUG: KASAN: slab-use-after-free in dev_map_enqueue' >"$work/verdict.txt"
+got=$(judge "$work/plan" "$work" 1)
+want="the RCU emulation's requirements were not met (see the verdict)"
+[ "$got" = "$want" ] || printf 'emulation unmet: judge said\n%s\nnot\n%s\n' "$got" "$want"

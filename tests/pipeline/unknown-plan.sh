@@ -2,7 +2,8 @@
 # Bad input is refused before the first slow step: an unknown plan or
 # profile, a step /init does not know, a module or program that does not
 # exist, a bad control line, a missing fragment or patch, a bad number,
-# an unknown kernel mutant.
+# an unknown kernel mutant, an emulated plan that does not pin RCU's
+# kthreads first.
 # Each run must fail within seconds, say why, and leave its build folder
 # empty: no tree, no .config, no kernel.  The scripts run from a copy of
 # the checkout, so that the plans and profiles made up here never show in
@@ -16,6 +17,7 @@ plan dev-program 'program no-such-program'
 plan dev-timeout 'boot-timeout: 0' 'kunit rcuvet_smoke'
 plan dev-ctl-kind 'control: verdict-maybe' 'kunit rcuvet_smoke'
 plan dev-ctl-chain 'profile: dev-chain' 'control: verdict-passes' 'kunit rcuvet_smoke'
+plan dev-emul-nopin 'profile: emulate-4.19' 'control: verdict-passes' '# comment' 'kunit rcuvet_smoke'
 profile dev-fragment 'FRAGMENTS="base no-such-fragment"'
 profile dev-mutant 'MUTANT_OF=debug' 'MUTANT_PATCHES="mutants/no-such.patch"'
 profile dev-chain 'KERNEL_OF=emulate-4.19'
@@ -37,6 +39,8 @@ refused "unknown plan 'nope'; plans: " PLAN=nope PROFILES=debug scripts/run.sh &
 		scripts/controls-only.sh dev-ctl-kind &&
 	refused "profile 'dev-chain' uses the kernel of 'emulate-4.19', which has none of its own" \
 		scripts/controls-only.sh dev-ctl-chain &&
+	refused "plan 'dev-emul-nopin' runs on an emulated profile but its first step is 'kunit rcuvet_smoke', not 'program rcu-pin CPU|isolated'" \
+		scripts/controls-only.sh dev-emul-nopin &&
 	refused "unknown profile 'nope'" PROFILES="debug nope" scripts/run.sh &&
 	refused "profile 'dev-fragment' names fragment 'no-such-fragment'" \
 		PROFILES=dev-fragment scripts/bench.sh &&

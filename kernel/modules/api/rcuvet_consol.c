@@ -81,7 +81,10 @@
  * mutant=early_exit is the negative control: the reader leaves its section
  * right after announcing "inside" and publishes "left" only once the
  * primitive has returned, outside of it; every pair then fails, however
- * fast or slow the host (rcuvet.h).
+ * fast or slow the host (rcuvet.h).  mutant=always_busy is the busy
+ * restart's: the witness finds a grace period in progress at every arm,
+ * so no witnessed try ever runs its primitive, and every witnessed pair
+ * must fail as inconclusive, never pass.
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
@@ -105,7 +108,7 @@
 
 static char *mutant = "";
 module_param(mutant, charp, 0444);
-MODULE_PARM_DESC(mutant, "early_exit: the reader leaves its section before it says so");
+MODULE_PARM_DESC(mutant, "early_exit: the reader leaves its section before it says so; always_busy: the witness finds a grace period in progress at every arm");
 
 static unsigned int hold_ms = 100;
 module_param(hold_ms, uint, 0444);
@@ -160,9 +163,9 @@ struct consol_reader {
 	struct rcu_work rwork;
 };
 
-static bool consol_mutant(void)
+static bool consol_mutant(const char *name)
 {
-	return !strcmp(mutant, "early_exit");
+	return !strcmp(mutant, name);
 }
 
 /*
@@ -190,7 +193,7 @@ static void consol_finish(struct consol_reader *r)
 {
 	u64 start;
 
-	if (consol_mutant())
+	if (consol_mutant("early_exit"))
 		rcuvet_wait_for(&r->gp_done);
 	for (;;) {
 		/* Pairs with the updater's release of t_start. */
@@ -220,11 +223,14 @@ static void consol_body(struct rcuvet_section *sec)
 		call_rcu(&r->rh, consol_cb);
 	}
 	/* The witness's grace period: the first to start from now on. */
-	if (r->w.seq)
+	if (r->w.seq) {
 		rcuvet_gpw_arm(&r->w);
+		if (consol_mutant("always_busy"))
+			r->w.busy = true;
+	}
 	r->t_inside = ktime_get_ns();
 	complete(&r->inside);
-	if (!consol_mutant())
+	if (!consol_mutant("early_exit"))
 		consol_finish(r);
 }
 
@@ -233,7 +239,7 @@ static int consol_reader_fn(void *arg)
 	struct consol_reader *r = arg;
 
 	r->kind->run(&r->sec);
-	if (consol_mutant())
+	if (consol_mutant("early_exit"))
 		consol_finish(r);	/* "left" once the primitive returned */
 	kthread_complete_and_exit(&r->done, 0);
 }

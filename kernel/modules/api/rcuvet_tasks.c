@@ -47,7 +47,8 @@
  * synchronize_rcu_tasks_rude() is the whole API, which one case checks
  * against the kernel's export table (an API-shape check: it claims no
  * coverage, no kernel bug in the grace period could make it fail); on a
- * tree that still declares both (6.1), it checks that they are exported.
+ * tree that still declares both (6.1), it checks that they are exported,
+ * and another case tests them as the callback cases of the other flavors.
  *
  * RCU Tasks Trace: explicit rcu_read_lock_trace()/rcu_read_unlock_trace()
  * readers that may sleep.
@@ -647,6 +648,22 @@ static void synchronize_rcu_tasks_rude_waits_for_preempt_disabled(struct kunit *
 }
 
 /*
+ * call_rcu_tasks_rude() callbacks run after a preempt-disabled reader left,
+ * and rcu_barrier_tasks_rude() waits for them: only on a tree that still
+ * has both (6.1; 6.12 made the first static and removed the second, and
+ * the case is then not in the suite).  While the reader is inside, its
+ * CPU runs nothing else: the callback queued from CPU 1 is queued once it
+ * left, and only CPU 0's is queued while it is inside.
+ */
+static void __maybe_unused call_rcu_tasks_rude_runs_after_preempt_disabled(struct kunit *test)
+{
+	rcuvet_need(test, CALL_RCU_TASKS_RUDE, "call_rcu_tasks_rude()");
+	rcuvet_covers(test, "call_rcu_tasks_rude rcu_barrier_tasks_rude");
+	tr_callbacks(test, K_RUDE, call_rcu_tasks_rude, rcu_barrier_tasks_rude,
+		     "a call_rcu_tasks_rude() callback");
+}
+
+/*
  * 6.12: synchronize_rcu_tasks_rude() is exported, call_rcu_tasks_rude() is
  * static and rcu_barrier_tasks_rude() is gone.  The lookup that finds the
  * first (and the other flavors' call_rcu) must find neither of the others;
@@ -820,6 +837,10 @@ static struct kunit_case tr_cases[] = {
 	KUNIT_CASE_PARAM_ATTR(call_rcu_tasks_runs_after_voluntary_switch, barrier_cpu_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_SLOW(synchronize_rcu_tasks_rude_waits_for_preempt_disabled),
+#if RCUVET_HAVE_CALL_RCU_TASKS_RUDE
+	KUNIT_CASE_PARAM_ATTR(call_rcu_tasks_rude_runs_after_preempt_disabled,
+			      barrier_cpu_gen_params, { .speed = KUNIT_SPEED_SLOW }),
+#endif
 	KUNIT_CASE(rude_api_is_synchronize_only),
 	KUNIT_CASE_SLOW(synchronize_rcu_tasks_trace_waits_for_sleeping_reader),
 	KUNIT_CASE_PARAM_ATTR(call_rcu_tasks_trace_runs_after_reader, barrier_cpu_gen_params,

@@ -24,7 +24,8 @@
  *
  * Last, what the KUnit and slab of older trees (6.1) lack: test
  * attributes (a slow case is then an ordinary one), deferred actions (a
- * KUnit resource runs them) and SLAB_NO_MERGE.
+ * KUnit resource runs them, or kunit_release_action() at once) and
+ * SLAB_NO_MERGE.
  */
 #ifndef _RCUVET_TREE_H
 #define _RCUVET_TREE_H
@@ -71,6 +72,23 @@ static inline void rcuvet_absent_call_rcu_hurry(struct rcu_head *head,
 
 /* An object-like macro: the suites pass call_rcu_hurry as a pointer. */
 #define call_rcu_hurry rcuvet_absent_call_rcu_hurry
+#endif
+
+/* Static in 6.12 (call_rcu_tasks_rude()) or gone (the barrier). */
+#if !RCUVET_HAVE_CALL_RCU_TASKS_RUDE
+static inline void rcuvet_absent_call_rcu_tasks_rude(struct rcu_head *head,
+						     rcu_callback_t func)
+{
+	rcuvet_absent_call("call_rcu_tasks_rude()");
+}
+
+static inline void rcuvet_absent_rcu_barrier_tasks_rude(void)
+{
+	rcuvet_absent_call("rcu_barrier_tasks_rude()");
+}
+
+#define call_rcu_tasks_rude rcuvet_absent_call_rcu_tasks_rude
+#define rcu_barrier_tasks_rude rcuvet_absent_rcu_barrier_tasks_rude
 #endif
 
 #if !RCUVET_HAVE_GET_COMPLETED_SYNCHRONIZE_SRCU
@@ -177,6 +195,30 @@ static inline int rcuvet_kunit_add_action_or_reset(struct kunit *test,
 }
 
 #define kunit_add_action_or_reset rcuvet_kunit_add_action_or_reset
+
+static inline bool rcuvet_kunit_action_match(struct kunit *test,
+					     struct kunit_resource *res,
+					     void *match_data)
+{
+	struct rcuvet_kunit_action *a = res->data, *key = match_data;
+
+	return res->free == rcuvet_kunit_action_free &&
+	       a->fn == key->fn && a->ctx == key->ctx;
+}
+
+/*
+ * kunit_release_action(): the most recent such action runs now, not at
+ * the end of the test (its resource is released).
+ */
+static inline void rcuvet_kunit_release_action(struct kunit *test,
+					       void (*fn)(void *ctx), void *ctx)
+{
+	struct rcuvet_kunit_action key = { .fn = fn, .ctx = ctx };
+
+	kunit_destroy_resource(test, rcuvet_kunit_action_match, &key);
+}
+
+#define kunit_release_action rcuvet_kunit_release_action
 #endif
 
 /*

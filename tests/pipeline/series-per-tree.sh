@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The patch layout per tree: kernel/patches/series names the 6.12 patches
+# (kernel/patches/*.patch), series-6.1 the 6.1 ones (kernel/patches/6.1/),
+# each series every patch of its folder and none elsewhere, each 6.1
+# patch the port of a 6.12 one of the same name that says so.  A tree's
+# fragment additions (configs/fragments/TREE/NAME.config) add to a
+# fragment that exists and follow it; 6.12 has none.  Kernel mutants are
+# 6.12's: a mutant profile is refused on TREE=6.1.
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+lib=$root/scripts/lib.sh
+p=$root/kernel/patches
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+
+# in_tree TREE CMD: CMD run by a shell that sourced lib.sh for TREE.
+in_tree() {
+	env -u RCUVET_TREE -u KSRC -u RCUVET_SERIES BUILD="$t" TREE="$1" \
+		bash -c ". \"\$1\"; $2" sh "$lib"
+}
+
+# check_series TREE DIR: the tree's series names each patch of DIR, in
+# DIR, once, and nothing else.
+check_series() {
+	local listed named
+
+	listed=$(in_tree "$1" series_patches) || { echo "TREE=$1: its series does not read: $listed"; return; }
+	[ -n "$listed" ] || echo "TREE=$1: its series names no patch"
+	named=$(printf '%s\n' "$listed" | sort)
+	[ "$named" = "$(printf '%s\n' "$named" | sort -u)" ] || echo "TREE=$1: its series names a patch twice"
+	[ "$named" = "$(find "$2" -maxdepth 1 -name '*.patch' | sort)" ] ||
+		echo "TREE=$1: its series and the patches of ${2#"$root"/} differ: $(diff <(echo "$named") <(find "$2" -maxdepth 1 -name '*.patch' | sort) | grep '^[<>]' | xargs)"
+}
+
+check_series 6.12 "$p"
+check_series 6.1 "$p/6.1"
+
+for f in "$p"/6.1/*.patch; do
+	[ -f "$p/${f##*/}" ] || echo "6.1/${f##*/} ports no 6.12 patch of that name"
+	grep -q '^This is the 6.1 version of the 6.12 patch' "$f" ||
+		echo "6.1/${f##*/} does not say that it is the 6.1 version of the 6.12 patch"
+done
+for d in "$p"/*/; do
+	case ${d%/} in "$p"/mutants | "$p"/6.1) ;; *) echo "kernel/patches/${d#"$p"/} is the folder of no tree" ;; esac
+done
+
+for d in "$root"/configs/fragments/*/; do
+	d=${d%/}
+	case ${d##*/} in 6.1) ;; *) echo "configs/fragments/${d##*/} is the folder of no tree" ;; esac
+	for f in "$d"/*.config; do
+		[ -f "$root/configs/fragments/${f##*/}" ] ||
+			echo "configs/fragments/${d##*/}/${f##*/} adds to no fragment"
+	done
+done
+# shellcheck disable=SC2016 # expanded by the shell that sourced lib.sh
+frags='load_profile debug; fragment_files | sed "s|^$RCUVET_ROOT/configs/fragments/||" | xargs'
+got=$(in_tree 6.1 "$frags")
+case $got in "base.config 6.1/base.config net-bpf.config "*) ;; *) echo "TREE=6.1 debug fragments: $got" ;; esac
+got=$(in_tree 6.12 "$frags")
+[ "$got" = "base.config net-bpf.config rcu.config debug.config kasan.config preempt.config debug-preempt.config emulate.config" ] ||
+	echo "TREE=6.12 debug fragments: $got"
+
+in_tree 6.12 'load_profile xdp-mutant; mutant_patches >/dev/null' >"$t/out" 2>&1 ||
+	echo "TREE=6.12: xdp-mutant's patches: $(cat "$t/out")"
+if in_tree 6.1 'load_profile xdp-mutant; mutant_patches >/dev/null' >"$t/out" 2>&1; then
+	echo "TREE=6.1 took a 6.12 kernel mutant"
+fi
+grep -q 'written for 6.12: TREE=6.1 has no mutants' "$t/out" || echo "TREE=6.1 mutant: $(cat "$t/out")"
