@@ -25,9 +25,10 @@
  * after CONSOL_TRIES tries fails.  A grace period that ended while the
  * reader was inside fails at once, however slow the host.
  *
- * The synchronize_rcu() and synchronize_rcu_expedited() pairs (and the
- * preempted reader's) have a grace-period witness (rcuvet_gpw.h): the
- * reader stays until it has seen the grace period that must wait for it
+ * The synchronize_rcu() and synchronize_rcu_expedited() pairs, the polled
+ * and conditional ones (and the preempted reader's) have a grace-period
+ * witness (rcuvet_gpw.h): the reader stays until it has seen the grace
+ * period that must wait for it
  * (the first to start after it entered, per rcu_get_gp_seq() or
  * rcu_exp_batches_completed()) in progress for gp_hold_ms, or hold_ms if
  * that is longer, and that grace period must not end while it is inside.
@@ -50,14 +51,24 @@
  * witness's, the next one, could then start only after the reader left:
  * such a try, found out at the reader's entry, runs no primitive and
  * starts again at once, up to CONSOL_BUSY_TRIES times a repetition
- * before it counts as an inconclusive try.
+ * before it counts as an inconclusive try.  Without a witness, the polled
+ * pairs let a poll_state_synchronize_rcu() that is true once its grace
+ * period has started pass (mutant poll-state-done-at-gp-start, 2026-12-06;
+ * by reading, each try's grace period, still in progress as the next
+ * try's reader entered, made that try's cookie need the one after it,
+ * which could start only once the reader had left).
  *
  * The rcu_barrier pairs have their callback queued by the reader, inside
  * its section, on the reader's CPU: rcu_barrier() on the updater's CPU
  * must wait for another CPU's callbacks (the call_rcu pairs wait for the
- * local CPU's).  waits_for_preempted_reader has an rcu_read_lock() reader
- * preempted, again and again, by a FIFO thread on its CPU: the grace
- * period must wait for a reader that is off its CPU.
+ * local CPU's).  Another kernel user's callback on the updater's CPU
+ * would make an rcu_barrier() that looked only there wait for a grace
+ * period, one that may wait for the reader: before the reader enters,
+ * consol_drain() sees that no CPU has a callback left, and a try whose
+ * reader enters while a grace period is in progress starts again, as a
+ * witnessed one does.  waits_for_preempted_reader has an rcu_read_lock()
+ * reader preempted, again and again, by a FIFO thread on its CPU: the
+ * grace period must wait for a reader that is off its CPU.
  *
  * Reader kinds and update primitives are two tables, as rcutorture's
  * rcu_torture_ops is for flavors: a new reader kind is one row of
@@ -138,6 +149,7 @@ struct consol_reader {
 	bool gp_done;			/* the update primitive has returned */
 	bool left;			/* written last thing inside the section */
 	bool remote_cb;			/* queue r->rh on the reader's CPU */
+	bool gp_busy;			/* remote_cb: a grace period at entry */
 	u64 hold_ns;			/* stay inside this long after t_start */
 	u64 t_inside, t_start, t_left;	/* ktime_get_ns() */
 	struct task_struct *preemptor;	/* FIFO thread that preempts the reader */
@@ -206,8 +218,10 @@ static void consol_body(struct rcuvet_section *sec)
 	struct consol_reader *r = container_of(sec, struct consol_reader, sec);
 
 	/* A callback on this CPU that needs a grace period after "inside". */
-	if (r->remote_cb)
+	if (r->remote_cb) {
+		r->gp_busy = rcu_get_gp_seq() & RCUVET_SEQ_STATE_MASK;
 		call_rcu(&r->rh, consol_cb);
+	}
 	/* The witness's grace period: the first to start from now on. */
 	if (r->w.seq) {
 		rcuvet_gpw_arm(&r->w);
@@ -292,8 +306,9 @@ static bool wait_call_rcu_hurry(struct consol_reader *r)
 /*
  * rcu_barrier() returns after the callback that the reader queued on its
  * own CPU, inside its section, so after the reader.  waits_for_reader
- * drains the updater's CPU first: an rcu_barrier() that waited only for
- * the local CPU's callbacks returns while the reader is inside.
+ * drains the updater's CPU first (consol_drain()): an rcu_barrier() that
+ * waited only for the local CPU's callbacks returns while the reader is
+ * inside.
  */
 static bool wait_rcu_barrier(struct consol_reader *r)
 {
@@ -346,10 +361,18 @@ static bool wait_cond_synchronize_rcu_expedited_full(struct consol_reader *r)
 	return READ_ONCE(r->left);
 }
 
+/*
+ * The polls sleep on an hrtimer, which stays on the updater's CPU.  A
+ * timer-wheel timeout (schedule_timeout()) of an idle CPU is expired by
+ * another, busy one (6.12's timer migration): the reader's, which cannot
+ * while it disables bottom halves or interrupts or runs in a handler.
+ * The poll would then see a cookie that completes too early only after
+ * the reader left.
+ */
 static bool poll_cookie(unsigned long cookie, struct consol_reader *r)
 {
 	while (!poll_state_synchronize_rcu(cookie))
-		schedule_timeout_uninterruptible(1);
+		usleep_range(1000, 2000);
 	return READ_ONCE(r->left);
 }
 
@@ -357,7 +380,7 @@ static bool poll_cookie_full(struct rcu_gp_oldstate *rgos,
 			     struct consol_reader *r)
 {
 	while (!poll_state_synchronize_rcu_full(rgos))
-		schedule_timeout_uninterruptible(1);
+		usleep_range(1000, 2000);
 	return READ_ONCE(r->left);
 }
 
@@ -450,21 +473,29 @@ static const struct consol_updater consol_updaters[] = {
 	UPDATER(kfree_rcu_mightsleep, "kfree_rcu_mightsleep kvfree_rcu_barrier",
 		.frees_obj = true, NEEDS_KVFREE_RCU_BARRIER),
 	UPDATER(cond_synchronize_rcu,
-		"get_state_synchronize_rcu cond_synchronize_rcu"),
+		"get_state_synchronize_rcu cond_synchronize_rcu",
+		.gp_seq = consol_gp_seq),
 	UPDATER(cond_synchronize_rcu_full,
-		"get_state_synchronize_rcu_full cond_synchronize_rcu_full"),
+		"get_state_synchronize_rcu_full cond_synchronize_rcu_full",
+		.gp_seq = consol_gp_seq),
 	UPDATER(cond_synchronize_rcu_expedited,
-		"get_state_synchronize_rcu cond_synchronize_rcu_expedited"),
+		"get_state_synchronize_rcu cond_synchronize_rcu_expedited",
+		.gp_seq = consol_exp_seq),
 	UPDATER(cond_synchronize_rcu_expedited_full,
-		"get_state_synchronize_rcu_full cond_synchronize_rcu_expedited_full"),
+		"get_state_synchronize_rcu_full cond_synchronize_rcu_expedited_full",
+		.gp_seq = consol_exp_seq),
 	UPDATER(start_poll_synchronize_rcu,
-		"start_poll_synchronize_rcu poll_state_synchronize_rcu"),
+		"start_poll_synchronize_rcu poll_state_synchronize_rcu",
+		.gp_seq = consol_gp_seq),
 	UPDATER(start_poll_synchronize_rcu_full,
-		"start_poll_synchronize_rcu_full poll_state_synchronize_rcu_full"),
+		"start_poll_synchronize_rcu_full poll_state_synchronize_rcu_full",
+		.gp_seq = consol_gp_seq),
 	UPDATER(start_poll_synchronize_rcu_expedited,
-		"start_poll_synchronize_rcu_expedited poll_state_synchronize_rcu"),
+		"start_poll_synchronize_rcu_expedited poll_state_synchronize_rcu",
+		.gp_seq = consol_exp_seq),
 	UPDATER(start_poll_synchronize_rcu_expedited_full,
-		"start_poll_synchronize_rcu_expedited_full poll_state_synchronize_rcu_full"),
+		"start_poll_synchronize_rcu_expedited_full poll_state_synchronize_rcu_full",
+		.gp_seq = consol_exp_seq),
 	UPDATER(queue_rcu_work, "queue_rcu_work flush_rcu_work"),
 };
 
@@ -545,6 +576,41 @@ static void consol_quiesce(const struct consol_updater *u)
 }
 
 /*
+ * Before an rcu_barrier pair's reader enters: no callback left on any CPU
+ * (on the updater's, for an rcu_barrier() that looks only there).  One on
+ * the updater's CPU would make such a barrier wait for its grace period,
+ * which, if it started after the reader entered, waits for the reader:
+ * the pair could then pass by luck, as 6 of 10 did (mutant
+ * barrier-entrains-local-cpu-only, 2026-12-06).  By reading, every case
+ * starts with such callbacks: the previous case's kunit thread exits on
+ * that CPU (delayed_put_pid(), delayed_put_task_struct(), which, as it
+ * drops the last reference, queues put_cred_rcu()), and a single
+ * rcu_barrier() returns with that last one still queued.  Two
+ * rcu_barrier()s with no grace period starting or ending from before the
+ * first to after the second: the first invoked every callback there was,
+ * a callback queued since could not be done without a grace period
+ * ending, so the second found none (it would have waited for a grace
+ * period).  Callbacks queued after that, between here and the updater's
+ * rcu_barrier(), are not excluded.
+ */
+static bool consol_drain(void)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(CONSOL_START_MS);
+	unsigned long seq;
+
+	for (;;) {
+		seq = rcu_get_gp_seq();
+		rcu_barrier();
+		rcu_barrier();
+		if (!(seq & RCUVET_SEQ_STATE_MASK) && rcu_get_gp_seq() == seq)
+			return true;
+		if (time_after(jiffies, end))
+			return false;
+		schedule_timeout_uninterruptible(1);
+	}
+}
+
+/*
  * One try of a pair: the reader runs @kind on RCUVET_READER_CPU, preempted
  * by @preemptor if there is one, while the updater runs @u.
  */
@@ -568,9 +634,6 @@ static enum consol_verdict consol_try(struct kunit *test, struct consol_reader *
 	r->obj = kmalloc(sizeof(*r->obj), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, r->obj);
 	r->obj->magic = CONSOL_MAGIC;
-	/* No callback of ours left on this CPU for rcu_barrier() to wait on. */
-	if (u->remote_cb)
-		rcu_barrier();
 	if (u->gp_seq) {
 		unsigned int margin = max(hold_ms, gp_hold_ms);
 
@@ -585,9 +648,12 @@ static enum consol_verdict consol_try(struct kunit *test, struct consol_reader *
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(t), "cannot start the reader");
 	if (u->gp_seq)
 		consol_quiesce(u);
+	else if (u->remote_cb && !consol_drain())
+		kunit_info(test, "callbacks still queued after %u ms of rcu_barrier()",
+			   CONSOL_START_MS);
 	wake_up_process(t);
 	wait_for_completion(&r->inside);
-	if (r->w.seq && r->w.busy) {
+	if ((r->w.seq && r->w.busy) || r->gp_busy) {
 		/* No primitive: the reader goes, the try starts again. */
 		rcuvet_signal(&r->gp_done);
 		wait_for_completion(&r->done);
