@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # scripts/reliance-baseline.sh: "keys" names each site of a console's
 # rcu-reliance lines by its function (offsets and clone suffixes gone, a
-# module kept, FILE:FUNCTION whole), once; "subtract" leaves out the
-# report rows whose site the baseline names and says which.
+# module kept, FILE:FUNCTION whole), once; "baseline" puts them under
+# lines that say where they came from, and refuses a console without a
+# complete report; "mark" tells each report row "kernel" or "new";
+# "subtract" leaves out the rows whose site the baseline names and says
+# which.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$root/scripts/reliance-baseline.sh
@@ -35,6 +38,33 @@ want=$(printf '%s\t%s\t%s\t%s\n' \
 	3 preempt sched_held 'bq_flush_to_queue_x+0x1a/0x40 [m]'
 	echo "# 2 site(s) also in the idle boot ($work/base), left out: __dev_map_lookup_elem helper")
 [ "$got" = "$want" ] || printf 'subtract gave\n%s\nnot\n%s\n' "$got" "$want"
-"$bin" subtract "$work/nope" "$work/tsv" 2>/dev/null && echo "subtract without a baseline passed"
+got=$("$bin" mark "$work/base" <"$work/tsv" | cut -f4-)
+want=$(printf '%s\t%s\n' '__dev_map_lookup_elem+0x9e/0xe4' kernel \
+	kernel/bpf/cpumap.c:bq_flush_to_queue new 'helper.constprop.0+0x1a/0x40' kernel \
+	'bq_flush_to_queue_x+0x1a/0x40 [m]' new)
+[ "$got" = "$want" ] || printf 'mark gave\n%s\nnot\n%s\n' "$got" "$want"
+"$bin" subtract "$work/nope" "$work/tsv" >/dev/null 2>&1 && echo "subtract without a baseline passed"
+"$bin" mark "$work/nope" "$work/tsv" >/dev/null 2>&1 && echo "mark without a baseline passed"
+
+# baseline: the run's facts (run.json) and the report's summary above the
+# keys; an empty report is a baseline of no site; no summary line, none.
+mkdir "$work/run"
+echo '{"plan": "reliance-idle", "tree": "T", "profile": "emulate-4.19", "kernel": "6.12.118-rcuvet",
+	"kernel_build": "#1 SMP PREEMPT", "config": {"sha1": "0123456789ab"}, "verdict": "PASS",
+	"console": "results/reliance-idle/emulate-4.19/console.log"}' >"$work/run/run.json"
+cp "$work/console.log" "$work/run/"
+"$bin" baseline "$work/run" >"$work/baseline" || echo "baseline of a complete report failed"
+for line in '# profile: emulate-4.19' '# kernel: 6.12.118-rcuvet #1 SMP PREEMPT' \
+	'# config: 0123456789ab' '# verdict: PASS' '# tree: T' \
+	'# report: 5 sites (limit 1024), 0 hits lost (table full), 0 hits lost (lockdep state unknown)'; do
+	grep -qxF -- "$line" "$work/baseline" || echo "baseline does not say '$line'"
+done
+grep -qE '^# date: 20[0-9-]+T' "$work/baseline" || echo "baseline has no date"
+[ "$(grep -v '^#' "$work/baseline")" = "$(cat "$work/keys")" ] || echo "baseline's sites are not keys'"
+sed 's/^/[ 9.2] rcu-reliance: /' "$root/tests/rcu-reliance/empty.txt" >"$work/run/console.log"
+"$bin" baseline "$work/run" >"$work/baseline" || echo "baseline of an empty report failed"
+! grep -v '^#' "$work/baseline" || echo "baseline of an empty report names a site"
+sed 's/^/[ 9.2] rcu-reliance: /' "$root/tests/rcu-reliance/truncated.txt" >"$work/run/console.log"
+"$bin" baseline "$work/run" >/dev/null 2>&1 && echo "baseline of a truncated report passed"
 "$bin" 2>/dev/null && echo "no arguments passed"
 exit 0
