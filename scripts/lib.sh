@@ -455,6 +455,18 @@ vet_control() {
 	set -e
 }
 
+# The idle baselines of the reliance report: the sites the kernel relies
+# on by itself, a file per tree and profile (scripts/reliance-idle.sh,
+# make reliance-baseline), committed as measured data; report.sh marks a
+# run's sites found there as the kernel's own.  RELIANCE_BASELINES names
+# another folder (the host tests).
+RELIANCE_BASELINES=${RELIANCE_BASELINES:-$RCUVET_ROOT/configs}
+
+# reliance_baseline_file PROFILE: the idle baseline of PROFILE on this tree.
+reliance_baseline_file() {
+	printf '%s/reliance-baseline-%s-%s.txt\n' "$RELIANCE_BASELINES" "$TREE_NAME" "$1"
+}
+
 # host_tool NAME: compile the host tool scripts/NAME.c if needed, print
 # its path.
 host_tool() {

@@ -76,7 +76,8 @@ for f in "$@"; do
 			(tsv(.) | map(case_of)) as $cases
 			| {name: $name, profile: ($name | split("/") | last), plan: null, tree: null, tree_id: null,
 			   kernel: null, kernel_build: null, config: {}, verdict: "none", boot: "none",
-			   seconds: null, guest_seconds: null, dir: $dir, console: null}
+			   seconds: null, guest_seconds: null, dir: $dir, console: null,
+			   reliance_baseline: null}
 			+ counts($cases) + {cases: $cases,
 			   failures: [$cases[] | select(.result == "fail") | {
 				where: $name, suite, case: .test, kind: "other", reason: .detail,

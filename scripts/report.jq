@@ -32,6 +32,19 @@ def xdp_of:
 		failed: (.[7] // "" | if . == "" then [] else split("; ") end)
 	};
 
+# baseline_of(FILE; FOUND; TEXT): a run's idle baseline of the reliance
+# report (scripts/reliance-baseline.sh baseline): where it is, whether it
+# is there, and from its "# KEY: " lines the kernel, config and date of
+# the boot it came from; sites, how many it names.
+def baseline_of($file; $found; $text):
+	($text | split("\n")) as $l
+	| def field($k): [$l[] | select(startswith("# \($k): ")) | ltrimstr("# \($k): ")][0] // null;
+	{file: $file, found: $found}
+	+ if $found then {
+		kernel: field("kernel"), config: field("config"), date: field("date"),
+		sites: [$l[] | select(. != "" and (startswith("#") | not))] | length
+	  } else {kernel: null, config: null, date: null, sites: null} end;
+
 # ---- the invocation's report -----------------------------------------
 
 # control_status: a controls.tsv case as held, not-held or could-not-run.
@@ -190,7 +203,34 @@ def xdp_by_scenario($xdp):
 	| table(["scenario"] + $runs;
 		[$t.order[] as $sc | [$sc] + [$runs[] as $r | $t.by[$sc][$r] // ""]]);
 
-def reliance_row: [.run, (.hits | num), .context, .check, .site];
+def reliance_row: [.run, (.hits | num), .context, .check, .site,
+	({kernel: "kernel's own", new: "new", unknown: "no baseline"}[.origin] // .origin)];
+
+def reliance_header: ["run", "hits", "context", "check", "site", "origin"];
+
+# reliance_shown(SITES): the sites the summary shows: the five most hit
+# of those not known to be the kernel's own.
+def reliance_shown($sites): [$sites | sort_by(-.hits)[] | select(.origin != "kernel")] | .[:5];
+
+# reliance_run_md(SITES): a line on the run's sites and where its idle
+# baseline came from, or that it has none, so nothing could be left out.
+def reliance_run_md($sites):
+	.name as $n | [$sites[] | select(.run == $n)] as $mine | .reliance_baseline as $b
+	| select(($mine | length) > 0)
+	| "- `\($n)`: \(plural($mine | length; "site"))"
+	+ if $b == null then ", no baseline looked up"
+	  elif $b.found then
+		": \($mine | map(select(.origin == "kernel")) | length) the kernel's own, left out"
+		+ " (in `\($b.file)`, \($b.sites) sites of an idle boot of \($b.kernel // "an unknown kernel")"
+		+ ", config \($b.config // "unknown"), \($b.date // "undated")"
+		+ (if $b.config != null and .config.sha1 != null and $b.config != .config.sha1
+		   then "; not this run's config, \(.config.sha1): make it again" else "" end)
+		+ "), \($mine | map(select(.origin == "new")) | length) new"
+	  else
+		": **no idle baseline** for this tree and profile (`\($b.file)` does not exist;"
+		+ " `make reliance-baseline PROFILE=\(.profile)` makes it), so none is known to be"
+		+ " the kernel's own and none is left out"
+	  end;
 
 # summary_md: the first screen.
 def summary_md:
@@ -243,11 +283,20 @@ def summary_md:
 		xdp_by_scenario($f.xdp)
 	 else empty end),
 	(if ($f.reliance | length) > 0 then
-		"", "Readers relying on RCU flavor consolidation: \(plural($f.reliance | length; "site"))"
-		+ (if ($f.reliance | length) > 5 then ", the 5 most hit (all under Full results)" else "" end)
-		+ ":", "",
-		table(["run", "hits", "context", "check", "site"];
-			[$f.reliance | sort_by(-.hits) | .[:5][] | reliance_row])
+		reliance_shown($f.reliance) as $shown
+		| [$f.reliance[] | select(.origin != "kernel")] as $rest
+		| "", "Readers relying on RCU flavor consolidation, per run; the kernel's own are"
+		+ " those its idle boot lists too (docs/emulate-4.19.md):", "",
+		(.runs[] | reliance_run_md($f.reliance)),
+		"",
+		(if ($rest | length) == 0 then "Every site is the kernel's own (all under Full results)."
+		 else
+			"Sites not known to be the kernel's own: \($rest | length)"
+			+ (if ($rest | length) > ($shown | length) then ", the \($shown | length) most hit" else "" end)
+			+ (if ($f.reliance | length) > ($shown | length) then " (all sites under Full results)" else "" end)
+			+ ":", "",
+			table(reliance_header; [$shown[] | reliance_row])
+		 end)
 	 else empty end);
 
 # suite_counts(CASES): a row per suite, in the order they ran.
@@ -292,10 +341,11 @@ def full_md:
 		table(["run", "scenario", "result", "frames", "entries torn down", "loss", "leaks"];
 			[$f.xdp[] | xdp_row])
 	 else empty end),
-	(if ($f.reliance | length) > 5 then
+	(if ($f.reliance | length) > (reliance_shown($f.reliance) | length) then
 		"", "## Readers relying on RCU flavor consolidation", "",
-		"hits, context, check, site (kernel/patches/0002-*; docs/emulate-4.19.md):", "",
-		table(["run", "hits", "context", "check", "site"]; [$f.reliance[] | reliance_row])
+		"hits, context, check, site (kernel/patches/0002-*; docs/emulate-4.19.md), and whether"
+		+ " the run's idle baseline has it (the kernel's own), has it not (new), or there is none:", "",
+		table(reliance_header; [$f.reliance[] | reliance_row])
 	 else empty end),
 	(if ([$f.xdp[] | select(.failed | length > 0)] | length) > 0 then
 		"", "## XDP teardown: failed checks", "",

@@ -68,6 +68,17 @@ grep -ao 'rcu-reliance: [0-9][0-9]* [^ ]* [^ ]* .*' "$console" 2>/dev/null | tr 
 		if (!(k in hits) || $2 + 0 > hits[k]) hits[k] = $2 + 0
 	}
 	END { for (k in hits) printf "%d\t%s\n", hits[k], k }' | sort -t$'\t' -k1,1nr -k4 >"$tmp/reliance" || true
+# Which are the kernel's own: those of the idle baseline of this tree and
+# profile ("kernel"), the others "new"; "unknown" without a baseline.
+baseline=$(reliance_baseline_file "$profile") found=
+: >"$tmp/baseline"
+if [ -f "$baseline" ]; then
+	found=1
+	cp "$baseline" "$tmp/baseline"
+	"$here/reliance-baseline.sh" mark "$baseline" "$tmp/reliance" >"$tmp/reliance-origin"
+else
+	sed 's/$/\tunknown/' "$tmp/reliance" >"$tmp/reliance-origin"
+fi
 
 if [ -n "${KSRC:-}" ]; then
 	tree=$KSRC
@@ -86,7 +97,9 @@ jq -n --arg name "$name" --arg profile "$profile" --arg plan "$plan" \
 	--rawfile kernel "$tmp/kernel" --rawfile config "$tmp/config" --rawfile debug "$tmp/debug" \
 	--rawfile verdict "$tmp/verdict" --rawfile results "$out/results.tsv" \
 	--rawfile failures "$tmp/failures" --rawfile xdp "$tmp/xdp" \
-	--rawfile reliance "$tmp/reliance" -L "$here" '
+	--rawfile reliance "$tmp/reliance-origin" --rawfile baseline "$tmp/baseline" \
+	--arg baseline_file "$(rel "$baseline")" --arg baseline_found "$found" \
+	-L "$here" '
 	include "report";
 	(tsv($kernel)[0] // []) as $k | tsv($config) as $c | (tsv($results) | map(case_of)) as $cases
 	| {
@@ -104,7 +117,8 @@ jq -n --arg name "$name" --arg profile "$profile" --arg plan "$plan" \
 		boot: $boot,
 		seconds: (if $start == "" then null else ($now | tonumber) - ($start | tonumber) end),
 		guest_seconds: (if $guest == "" then null else $guest | tonumber end),
-		dir: $dir, console: $console
+		dir: $dir, console: $console,
+		reliance_baseline: baseline_of($baseline_file; $baseline_found == "1"; $baseline)
 	  } + counts($cases) + {
 		cases: $cases,
 		failures: [tsv($failures)[] | {
@@ -115,7 +129,8 @@ jq -n --arg name "$name" --arg profile "$profile" --arg plan "$plan" \
 		findings: {
 			xdp: [tsv($xdp)[] | {run: $name} + xdp_of],
 			reliance: [tsv($reliance)[] | {
-				run: $name, hits: (.[0] | tonumber), context: .[1], check: .[2], site: .[3]
+				run: $name, hits: (.[0] | tonumber), context: .[1], check: .[2], site: .[3],
+				origin: .[4]
 			}]
 		}
 	  }' >"$tmp/run.json"

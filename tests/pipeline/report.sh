@@ -8,13 +8,16 @@
 #   status N        summary.sh's exit status
 #   summary TEXT    a line of report.md's summary (before "# Full results")
 #                   contains TEXT
+#   summary-not TEXT  no line of the summary does
 #   full TEXT       a line of report.md contains TEXT
 #   terminal TEXT   a line of the closing lines contains TEXT
 #   terminal-not TEXT  no line of them does
 #   terminal-last TEXT the last of them starts with TEXT
 #   json EXPR       jq -e EXPR holds on report.json
-# Every report.json must also match docs/report.schema.json and count
-# what the closing line counts, and every summary fit a screen (60 lines).
+# baselines/ holds the idle baselines of the reliance report
+# (RELIANCE_BASELINES; none when it is not there).  Every report.json must
+# also match docs/report.schema.json and count what the closing line
+# counts, and every summary fit a screen (60 lines).
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 t=$(mktemp -d)
@@ -28,6 +31,7 @@ S=$root/scripts
 
 for case in "$root"/tests/report/*/; do
 	name=$(basename "$case")
+	export RELIANCE_BASELINES=$case/baselines
 	rm -rf "$RESULTS"
 	cp -r "$case/results" "$RESULTS"
 	while read -r plan; do
@@ -60,6 +64,7 @@ for case in "$root"/tests/report/*/; do
 		case $kind in
 		status) [ "$rc" = "$arg" ] || echo "$name: summary.sh exit status $rc, not $arg" ;;
 		summary) grep -qF -- "$arg" "$t/summary" || echo "$name: the summary does not say '$arg'" ;;
+		summary-not) ! grep -qF -- "$arg" "$t/summary" || echo "$name: the summary says '$arg'" ;;
 		full) grep -qF -- "$arg" "$RESULTS/report.md" || echo "$name: report.md does not say '$arg'" ;;
 		terminal) grep -qF -- "$arg" "$t/terminal" || echo "$name: the closing lines do not say '$arg'" ;;
 		terminal-not)
