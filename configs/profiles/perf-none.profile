@@ -1,4 +1,5 @@
-# Benchmarks (make bench) on PREEMPT_NONE, without debugging options.
+# Benchmarks (make bench) on PREEMPT_NONE, without debugging options;
+# static keys patched as in a distribution kernel (jump-label).
 DESCRIPTION="PREEMPT_NONE, no debug options: for make bench"
-FRAGMENTS="base rcu nopreempt"
+FRAGMENTS="base rcu nopreempt jump-label"
 BOOT_TIMEOUT=1800
