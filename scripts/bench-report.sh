@@ -87,6 +87,57 @@ plot() {
 	done
 }
 
+# compiled_in: each profile NAME-emulate against NAME, when both ran: the
+# v4.19 emulation (kernel/patches/0001-*) compiled in, not enabled, in
+# the same kernel otherwise.  Two boots: a reader's cost is read as its
+# ratio to preempt_disable in its own boot (code the option does not
+# touch), and "emulate / base" is the ratio of the two ratios, what the
+# option costs; readers whose code it does not touch (SRCU, Tasks Trace,
+# bh, irq) show the noise between two boots.  Grace periods in ms, as
+# measured, and their ratio.
+compiled_in() {
+	awk -F, '
+	function f(x) {
+		return x >= 100 ? sprintf("%.0f", x) : x >= 10 ? sprintf("%.1f", x) : sprintf("%.2f", x)
+	}
+	# v(P, ROW): the row of profile P as a multiple of its preempt_disable
+	# (readers) or in ms (grace periods); "" where not measured.
+	function v(p, r) {
+		if (!((p, r) in m))
+			return ""
+		if (metric[r] == "gp_ns")
+			return m[p, r] / 1e6
+		return pd[p] > 0 ? m[p, r] / (metric[r] == "reader_ps" ? 1000 : 1) / pd[p] : ""
+	}
+	$3 == "reader_ps" || $3 == "reader_ns" || $3 == "gp_ns" {
+		r = $2 "/" $4
+		if (!(r in metric)) { metric[r] = $3; rows[++nr] = r }
+		m[$1, r] = $5
+		if (!($1 in seen)) { seen[$1] = 1; profs[++np] = $1 }
+		if (r == "rcuvet/preempt_disable") pd[$1] = $5 / 1000
+	}
+	END {
+		for (i = 1; i <= np; i++) {
+			e = profs[i]; b = e
+			if (!sub(/-emulate$/, "", b) || !(b in seen))
+				continue
+			printf "\n### The v4.19 emulation compiled in, not enabled: %s against %s\n\n", e, b
+			print "Readers: the cost as a multiple of `preempt_disable()` in the same boot; grace periods in ms."
+			print "\"emulate / base\" is what the option costs; kinds whose code it does not touch show the noise between two boots.\n"
+			printf "| source/kind | %s | %s | emulate / base |\n|---|---|---|---|\n", b, e
+			for (r = 1; r <= nr; r++) {
+				x = v(b, rows[r]); y = v(e, rows[r])
+				if (x == "" && y == "")
+					continue
+				u = metric[rows[r]] == "gp_ns" ? " ms" : ""
+				pre = u == "" ? "x" : ""
+				printf "| %s | %s | %s | %s |\n", rows[r], (x == "" ? "-" : pre f(x) u),
+					(y == "" ? "-" : pre f(y) u), (x > 0 && y != "" ? sprintf("x%.3f", y / x) : "-")
+			}
+		}
+	}' "$csv"
+}
+
 # claims: the article's performance claims against this run's numbers, a
 # line per profile, with the rule each verdict follows.
 claims() {
@@ -142,6 +193,7 @@ claims() {
 	table "Grace-period latency" gp_ns 1000000 ms synchronize_rcu
 	table "synchronize_rcu() while CPU 1 runs back-to-back readers of each kind" \
 		gp_under_readers_ns 1000000 ms idle none
+	compiled_in
 	claims
 	printf '\n![reader cost](reader_cost.png) ![grace periods](gp_latency.png) ![under readers](gp_under_readers.png)\n'
 } >"$out/bench.md"

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# bench: the bench plan on every perf profile (one preemption model each),
-# then CSV, tables and plots in results/bench/.  Not part of the verdict: a
-# profile that does not build or boot is reported with the reason.
+# bench: the bench plan on every perf profile (one preemption model each,
+# and perf-full-emulate: perf-full with the v4.19 emulation compiled in,
+# off), then CSV, tables and plots in results/bench/.  Not part of the
+# verdict: a profile that does not build or boot is reported with the
+# reason.
 . "$(dirname "$0")/lib.sh"
 
-profiles=${PROFILES:-perf-none perf-voluntary perf-full perf-rt}
+profiles=${PROFILES:-perf-none perf-voluntary perf-full perf-full-emulate perf-rt}
 "$RCUVET_ROOT/scripts/validate.sh" -p "$profiles" -P bench
 out=$RESULTS/${BENCH_NAME:-bench}
 rm -rf "$out"
