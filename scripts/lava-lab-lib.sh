@@ -7,9 +7,8 @@
 # the lab is the machine's: LAVA_LAB_DIR (default /var/lib/rcuvet-lava-lab)
 # holds the daemons' pid files and logs, the worker's folder and uri, the
 # lab's lavacli URI with its token (for make ... LAVA=$(cat uri)).
-. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/lava-lib.sh"
 
-LAB=${LAVA_LAB_DIR:-/var/lib/rcuvet-lava-lab}
 LAB_PORT=${LAVA_LAB_PORT:-8000}
 LAB_PUBLISHER_PORT=$((LAB_PORT + 1))
 # The publisher's ZeroMQ event socket (LAVA's default port).

@@ -36,10 +36,7 @@ daemon lava-worker lava-worker --level INFO --log-file "$log/lava-worker.log" \
 	--name "$LAB_WORKER" --url "$LAB_URL/" --ws-url "http://127.0.0.1:$LAB_PUBLISHER_PORT/ws/" \
 	--worker-dir "$LAB/worker" --token-file "$LAB/worker/token"
 
-# lab CMD...: lavacli on the lab, as its superuser.
-lab() {
-	lavacli --uri "$(cat "$LAB/uri")" "$@"
-}
+LAVA_URI=$(cat "$LAB/uri")
 
 # alive: every daemon still runs.
 alive() {
