@@ -38,7 +38,7 @@ endif
 help:
 	@sed -n 's/^#   //p' Makefile
 	@echo "  make profiles | selftest-harness | controls | cpumap-bug | test-host | coverage | clean"
-	@echo "  make lava-jobs | lava-validate  (ARTIFACT_URL=prefix; docs/scale-out.md)"
+	@echo "  make lava-jobs | lava-validate  (ARTIFACT_URL=prefix; docs/scale-out.md) | lava-check"
 
 run: setup
 	@$(ON_LAVA) $(S)/run.sh
@@ -80,6 +80,12 @@ lava-validate: lava-jobs
 	@$(S)/setup-lava.sh
 	@$(S)/lava-validate.sh
 
+# A LAVA lab on this machine (scripts/lava-lab-*.sh), started and stopped
+# again: every job of lava-jobs validated, the check plan's debug boot and
+# an XDP teardown control through it, compared with the same boots here.
+lava-check: setup
+	@$(S)/lava-check.sh
+
 test-host:
 	@tests/run.sh build/host-tests.tsv
 
@@ -90,4 +96,4 @@ clean:
 	rm -rf build results
 
 .PHONY: help run check bench repeat mutants setup profiles selftest-harness controls cpumap-bug \
-	test-host coverage clean lava-jobs lava-validate
+	test-host coverage clean lava-jobs lava-validate lava-check

@@ -14,7 +14,7 @@ profile=${1:?usage: lava-boot.sh PROFILE PLAN OUTDIR}
 plan=${2:?usage: lava-boot.sh PROFILE PLAN OUTDIR}
 out=${3:?usage: lava-boot.sh PROFILE PLAN OUTDIR}
 key=$(cat "$out/boot.key")
-dir=$LAVA_STORE/$key
+dir=$LAVA_DIR/boots/$key
 rel=${out#"$RESULTS"/}
 
 case ${RCUVET_LAVA_PASS:-} in

@@ -25,7 +25,6 @@
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 LAVA_DIR=${LAVA_DIR:-$RESULTS/lava}
-LAVA_STORE=$LAVA_DIR/boots
 # The local lab's folder (lava-lab-lib.sh): its URI, with its token, in uri.
 LAB=${LAVA_LAB_DIR:-/var/lib/rcuvet-lava-lab}
 
@@ -109,7 +108,7 @@ lava_final() {
 
 # lava_run_dirs: the store folder of each boot of the current run.
 lava_run_dirs() {
-	[ ! -f "$LAVA_DIR/run.keys" ] || sort -u "$LAVA_DIR/run.keys" | sed "s|^|$LAVA_STORE/|"
+	[ ! -f "$LAVA_DIR/run.keys" ] || sort -u "$LAVA_DIR/run.keys" | sed "s|^|$LAVA_DIR/boots/|"
 }
 
 # lava_name DIR: how the progress lines name the boot of DIR.
