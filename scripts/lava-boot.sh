@@ -3,8 +3,8 @@
 # lava-boot PROFILE PLAN OUTDIR: vet.sh's boot step when the run's boots
 # go to a LAVA lab (scripts/lava.sh, RCUVET_LAVA_PASS).  The boot is the
 # store folder of OUTDIR/boot.key (lava-lib.sh).
-#   queue  its job written (lava-job.sh) unless there, the boot added to
-#          the run's; exits 4: nothing to judge yet
+#   queue  its job written (lava-job.sh), the boot added to the run's;
+#          exits 4: nothing to judge yet
 #   judge  the console the lab recorded copied to OUTDIR/console.log, as
 #          boot.sh leaves a local boot's (exits 0); an infrastructure error
 #          is said and exits 3, a boot never collected 2
@@ -22,11 +22,11 @@ queue)
 	echo "$key" >>"$LAVA_DIR/run.keys"
 	lava_final "$dir" && exit 4
 	mkdir -p "$dir"
-	if [ ! -s "$dir/jobs" ]; then
-		printf '%s\t%s\t%s\n' "$profile" "$plan" "$rel" >"$dir/boot"
-		"$RCUVET_ROOT/scripts/lava-job.sh" "$profile" "$plan" "$rel" >"$dir/job.yaml.new"
-		mv "$dir/job.yaml.new" "$dir/job.yaml"
-	fi
+	# Written again each time: a job submitted again fetches its
+	# artifacts from this run's ARTIFACT_URL.
+	printf '%s\t%s\t%s\n' "$profile" "$plan" "$rel" >"$dir/boot"
+	"$RCUVET_ROOT/scripts/lava-job.sh" "$profile" "$plan" "$rel" >"$dir/job.yaml.new"
+	mv "$dir/job.yaml.new" "$dir/job.yaml"
 	note "boot $profile, plan $plan: queued for the LAVA lab"
 	exit 4
 	;;

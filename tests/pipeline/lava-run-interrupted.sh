@@ -6,8 +6,18 @@
 . "$(dirname "$0")/../lib/lava-lab.sh"
 
 touch "$STUB_LAVA/hold"
-lava_run 5 && echo "lava.sh ended while its jobs ran"
-grep -qF '0 queued, 3 running, 0 done' "$t/out" || echo "the jobs never ran: $(tail -n 2 "$t/out" | paste -sd' ' -)"
+# lava.sh in a session of its own, stopped (all of it) once its three
+# jobs run, or after 60 s.
+(cd "$root" && exec setsid scripts/lava.sh "$t/entry.sh") >"$t/out" 2>&1 &
+pid=$!
+for ((i = 0; i < 600; i++)); do
+	grep -qF '0 queued, 3 running, 0 done' "$t/out" && break
+	sleep 0.1
+done
+kill -- "-$pid" 2>/dev/null || echo "lava.sh ended while its jobs ran"
+wait $pid
+grep -qF '0 queued, 3 running, 0 done' "$t/out" ||
+	echo "the jobs never ran: $(tail -n 2 "$t/out" | paste -sd' ' -)"
 [ "$(submitted)" -eq 3 ] || echo "$(submitted) jobs submitted before the interruption, not 3"
 rm "$STUB_LAVA/hold"
 lava_run 60 || echo "the rerun failed: $(tail -n 3 "$t/out" | paste -sd' ' -)"
