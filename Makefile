@@ -18,25 +18,33 @@
 # LAVA (docs/scale-out.md): make lava-jobs ARTIFACT_URL=prefix writes a LAVA
 # job per boot of make check to results/lava/; make lava-validate also
 # installs lava-dispatcher and runs lava-run --validate on each.
+# LAVA=URI (http://USER:TOKEN@HOST, or "local": scripts/lava-lab-*.sh) runs
+# the boots of make run, check, controls, mutants, selftest-harness and
+# cpumap-bug on that LAVA lab (scripts/lava.sh; ARTIFACT_URL=prefix where
+# the lab fetches results/lava/artifacts/, else served from here).
 
 ifdef PROFILE
 PROFILES := $(PROFILE)
 endif
 export PROFILES TREE KSRC PATCHES PLAN JOBS REPEAT BENCH_NAME FRESH MUTANTS
 export CONTROLS_PROFILE ARTIFACT_URL TSC_KHZ LAVA_DEVICE_TYPE
+export LAVA LAVA_POLL LAVA_ARTIFACT_PORT
 
 S := scripts
+ifdef LAVA
+ON_LAVA := $(S)/lava.sh
+endif
 
 help:
 	@sed -n 's/^#   //p' Makefile
 	@echo "  make profiles | selftest-harness | controls | cpumap-bug | reliance-baseline | test-host | coverage | clean"
-	@echo "  make lava-jobs | lava-validate  (ARTIFACT_URL=prefix; docs/scale-out.md)"
+	@echo "  make lava-jobs | lava-validate  (ARTIFACT_URL=prefix; docs/scale-out.md) | lava-check"
 
 run: setup
-	@$(S)/run.sh
+	@$(ON_LAVA) $(S)/run.sh
 
 check: setup
-	@$(S)/check.sh
+	@$(ON_LAVA) $(S)/check.sh
 
 bench: setup
 	@$(S)/bench.sh
@@ -45,7 +53,7 @@ repeat: setup
 	@$(S)/repeat.sh
 
 mutants: setup
-	@$(S)/mutants.sh
+	@$(ON_LAVA) $(S)/mutants.sh
 
 setup:
 	@$(S)/setup.sh
@@ -54,15 +62,15 @@ profiles:
 	@$(S)/profiles.sh
 
 selftest-harness: setup
-	@$(S)/controls-only.sh ctl-harness-
+	@$(ON_LAVA) $(S)/controls-only.sh ctl-harness-
 
 controls: setup
-	@$(S)/controls-only.sh ctl-
+	@$(ON_LAVA) $(S)/controls-only.sh ctl-
 
 # The cpumap page_pool bug (docs/xdp-teardown.md): its scenario must fail
 # on the debug kernel without kernel/patches/0003-* and pass with it.
 cpumap-bug: setup
-	@$(S)/controls-only.sh xdp-bug-
+	@$(ON_LAVA) $(S)/controls-only.sh xdp-bug-
 
 # The reliance report's idle baselines: a boot per profile that runs no
 # test; its sites, the kernel's own, go to configs/reliance-baseline-TREE-
@@ -78,6 +86,12 @@ lava-validate: lava-jobs
 	@$(S)/setup-lava.sh
 	@$(S)/lava-validate.sh
 
+# A LAVA lab on this machine (scripts/lava-lab-*.sh), started and stopped
+# again: every job of lava-jobs validated, the check plan's debug boot and
+# an XDP teardown control through it, compared with the same boots here.
+lava-check: setup
+	@$(S)/lava-check.sh
+
 test-host:
 	@tests/run.sh build/host-tests.tsv
 
@@ -89,4 +103,4 @@ clean:
 
 .PHONY: help run check bench repeat mutants setup profiles selftest-harness controls cpumap-bug \
 	reliance-baseline \
-	test-host coverage clean lava-jobs lava-validate
+	test-host coverage clean lava-jobs lava-validate lava-check

@@ -40,15 +40,16 @@ record() {
 	fi
 }
 
-# could_not_run PLAN...: a failed row each, for a boot that never came to
-# a verdict (a build failed: its message is above).
+# could_not_run OUTDIR PLAN...: a failed row each, for the boot of OUTDIR
+# that never came to a verdict (a build failed: its message is above).
 could_not_run() {
-	local plan
+	local plan why
 
+	why=$(vet_stopped "$1" "$rc")
+	shift
 	for plan in "$@"; do
-		note "control $plan: COULD NOT RUN: vet.sh stopped with status $rc before a verdict"
-		printf 'controls\t%s\tfail\t0\tcould not run: vet.sh stopped with status %s\n' \
-			"$plan" "$rc" >>"$tsv"
+		note "control $plan: COULD NOT RUN: $why"
+		printf 'controls\t%s\tfail\t0\tcould not run: %s\n' "$plan" "$why" >>"$tsv"
 	done
 }
 
@@ -64,7 +65,7 @@ run_shared() {
 	joined=$(IFS=+ && echo "$*")
 	vet_control "$profile" "$joined" "$out"
 	if [ "$rc" -gt 1 ]; then
-		could_not_run "$@"
+		could_not_run "$out" "$@"
 		return
 	fi
 	secs=$((($(date +%s) - start) / $#))
@@ -90,7 +91,7 @@ for plan in "${alone[@]}"; do
 	start=$(date +%s)
 	vet_control "$p" "$plan" "$out"
 	if [ "$rc" -gt 1 ]; then
-		could_not_run "$plan"
+		could_not_run "$out" "$plan"
 	elif record "$plan" "$out" "$rc" $(($(date +%s) - start)); then
 		boot_cache_keep "$out"
 	fi

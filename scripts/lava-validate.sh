@@ -9,7 +9,7 @@
 # artifact URL answers (an http HEAD, a file:// path): a job whose kernel
 # the lab cannot fetch fails here, named.  Writes DIR/validate.tsv (job,
 # pass or fail, LAVA's reason); exits 1 if any job failed.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lava-lib.sh"
 
 dir=${1:-$RESULTS/lava}
 [ -s "$dir/jobs.tsv" ] ||
@@ -18,19 +18,13 @@ command -v lava-run >/dev/null ||
 	die "no lava-run: scripts/setup-lava.sh installs it (lava-dispatcher), as make lava-validate does"
 [ "$(id -u)" -eq 0 ] || die "lava-run runs as root only"
 
-# reachable URL: LAVA's own check of an artifact URL retries for over
-# ten minutes; the lab must reach them, so must this host, at once.
-reachable() {
-	case $1 in
-	file://*) [ -r "${1#file://}" ] ;;
-	*) /usr/bin/python3 -c 'import sys, requests
-sys.exit(requests.head(sys.argv[1], timeout=10, allow_redirects=True).status_code >= 400)' "$1" 2>/dev/null ;;
-	esac
-}
+# LAVA's own check of an artifact URL retries for over ten minutes; the
+# lab must reach them, so must this host, at once.
+mapfile -t files < <(cut -f1 "$dir/jobs.tsv" | sed "s|^|$dir/|")
 unreachable=()
 while read -r u; do
-	reachable "$u" || unreachable+=("$u")
-done < <(cut -f1 "$dir/jobs.tsv" | sed "s|^|$dir/|" | xargs sed -n "s/^        url: '\(.*\)'$/\1/p" | sort -u)
+	url_answers "$u" || unreachable+=("$u")
+done < <(job_urls "${files[@]}")
 [ ${#unreachable[@]} -eq 0 ] ||
 	die "the jobs' artifacts cannot be fetched (make lava-jobs copies what is built to ${dir#"$RCUVET_ROOT"/}/artifacts/; serve it at ARTIFACT_URL): ${unreachable[*]}"
 

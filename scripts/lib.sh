@@ -480,6 +480,17 @@ host_tool() {
 	printf '%s\n' "$bin"
 }
 
+# vet_stopped OUTDIR RC: why vet.sh stopped with status RC before a
+# verdict: the infrastructure error of a boot on a LAVA lab (lava-boot.sh),
+# or just its status.
+vet_stopped() {
+	if [ -f "$1/infra.txt" ]; then
+		head -n 1 "$1/infra.txt" | tr '\t' ' '
+	else
+		echo "vet.sh stopped with status $2"
+	fi
+}
+
 # vet_profile PROFILE PLAN OUTDIR: one vet.sh run whose results always
 # land in OUTDIR/results.tsv, a failed build or boot included.
 vet_profile() {
@@ -489,8 +500,7 @@ vet_profile() {
 	if [ $rc -gt 1 ] || [ ! -f "$3/results.tsv" ]; then
 		mkdir -p "$3"
 		rm -f "$3/run.json"
-		printf '%s\tbuild-and-boot\tfail\t0\tvet.sh stopped with status %d\n' \
-			"$1" "$rc" >"$3/results.tsv"
+		printf '%s\tbuild-and-boot\tfail\t0\t%s\n' "$1" "$(vet_stopped "$3" "$rc")" >"$3/results.tsv"
 	fi
 }
 

@@ -111,7 +111,7 @@ for m in "${all[@]}"; do
 	case $rc in
 	0) why="SURVIVED: $plan passed" ;;
 	1) why=$(killer "$out/$m" "$glob") ;;
-	*) why="could not run: vet.sh stopped with status $rc" ;;
+	*) why="could not run: $(vet_stopped "$out/$m" "$rc")" ;;
 	esac
 	if [ "${why#killed by }" != "$why" ]; then
 		boot_cache_keep "$out/$m"

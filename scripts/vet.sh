@@ -29,6 +29,9 @@ if cached=$(boot_cached "$out"); then
 	boot=cached
 	note "boot $profile, plan $plan: nothing changed since its boot of $(date -r "$cached/console.log" '+%F %T'); judging that console again (FRESH=1 boots)"
 	cp "$cached"/* "$out/"
+elif [ -n "${RCUVET_LAVA_PASS:-}" ]; then
+	# On a LAVA lab (scripts/lava.sh): queued, or its console collected.
+	"$here/lava-boot.sh" "$profile" "$plan" "$out" || exit 2
 else
 	"$here/boot.sh" "$profile" "$plan" "$out" || [ $? -eq 3 ] || exit 2
 fi

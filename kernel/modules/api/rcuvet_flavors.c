@@ -861,6 +861,22 @@ static noinline void reliance_helper_then_cond(void)
 }
 
 /*
+ * A condition that calls the helper, and how many times the real
+ * evaluation records the helper's own check: once where the helper comes
+ * first, never where the condition passes before calling it.
+ */
+struct reliance_probe_case {
+	const char *func;
+	void (*run)(void);
+	unsigned long helper_records;
+};
+
+static const struct reliance_probe_case reliance_probe_cases[] = {
+	{ "reliance_cond_then_helper", reliance_cond_then_helper, 0 },
+	{ "reliance_helper_then_cond", reliance_helper_then_cond, 1 },
+};
+
+/*
  * Each condition relies on disabled preemption, its own check passing
  * there and the helper returning false: both sites are listed.  When the
  * condition is evaluated again to probe it, only its own check fails: the
@@ -870,37 +886,34 @@ static noinline void reliance_helper_then_cond(void)
  */
 static void reliance_probe_helper(struct kunit *test)
 {
-	unsigned long lost0, unknown0, helper0, helper1, helper2;
+	const struct reliance_probe_case *c;
+	unsigned long lost0, unknown0, helper, hits;
 	unsigned int sites, limit;
 	char *report;
 
 	report = reliance_report(test);
 	reliance_summary(test, report, &sites, &limit, &lost0, &unknown0);
-	helper0 = reliance_hits(report, "reliance_sched_helper");
+	helper = reliance_hits(report, "reliance_sched_helper");
 	WRITE_ONCE(reliance_helper_failed, 0);
 
-	reliance_cond_then_helper();
-	report = reliance_report(test);
-	KUNIT_EXPECT_EQ_MSG(test, READ_ONCE(reliance_helper_failed), 0U,
-			    "the helper's check failed: the probe failed it");
-	reliance_listed(test, report, "reliance_cond_then_helper", "sched_held",
-			"preempt");
-	helper1 = reliance_hits(report, "reliance_sched_helper");
-	KUNIT_EXPECT_EQ_MSG(test, helper1, helper0,
-			    "the helper was recorded, called by the probe only");
-	reliance_complete(test, report, lost0, unknown0);
-
-	reliance_helper_then_cond();
-	report = reliance_report(test);
-	KUNIT_EXPECT_EQ_MSG(test, READ_ONCE(reliance_helper_failed), 0U,
-			    "the helper's check failed: the probe failed it");
-	reliance_listed(test, report, "reliance_helper_then_cond", "sched_held",
-			"preempt");
-	reliance_listed(test, report, "reliance_sched_helper", "sched_held",
-			"preempt");
-	helper2 = reliance_hits(report, "reliance_sched_helper");
-	KUNIT_EXPECT_EQ_MSG(test, helper2, helper1 + 1,
-			    "the helper must be recorded once, not in the probe");
+	for (c = reliance_probe_cases;
+	     c < reliance_probe_cases + ARRAY_SIZE(reliance_probe_cases); c++) {
+		c->run();
+		report = reliance_report(test);
+		KUNIT_EXPECT_EQ_MSG(test, READ_ONCE(reliance_helper_failed), 0U,
+				    "%s: the probe failed the helper's check",
+				    c->func);
+		reliance_listed(test, report, c->func, "sched_held", "preempt");
+		if (c->helper_records)
+			reliance_listed(test, report, "reliance_sched_helper",
+					"sched_held", "preempt");
+		hits = reliance_hits(report, "reliance_sched_helper");
+		KUNIT_EXPECT_EQ_MSG(test, hits, helper + c->helper_records,
+				    "%s: the helper's hits, the probe's calls not counted",
+				    c->func);
+		helper = hits;
+		reliance_complete(test, report, lost0, unknown0);
+	}
 }
 
 struct reliance_lock {
