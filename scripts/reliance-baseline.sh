@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# reliance-baseline.sh keys CONSOLE...
 # reliance-baseline.sh baseline RUNDIR
 # reliance-baseline.sh mark BASELINE [TSV]
 # reliance-baseline.sh subtract BASELINE [TSV]
 #
 # The kernel relies on RCU flavor consolidation itself, so the reliance
 # report (guest/rcu-reliance, kernel/patches/0002-*) lists its sites
-# beside those of the code under test.  "keys" prints the sites that the
-# rcu-reliance lines of the consoles name, one a line, sorted: run on the
-# console of a boot that ran no test (configs/plans/reliance-idle.plan),
-# that is the kernel's own list, the baseline.  "baseline" prints that
-# list for the run in RUNDIR (vet.sh's folder: console.log, run.json)
-# under "# " lines that say where it came from (tree, profile, kernel,
+# beside those of the code under test.  "baseline" prints the sites of
+# the run in RUNDIR (vet.sh's folder: console.log, run.json), by key, one
+# a line, sorted: for a boot that ran no test
+# (configs/plans/reliance-idle.plan), the kernel's own list, the
+# baseline.  It takes them from run.json's findings.reliance, the rows
+# report.sh parsed from the console (one parser for both), and puts them
+# under "# " lines that say where they came from (tree, profile, kernel,
 # config, date, the report's own summary); it fails when the console has
 # no complete report.  "mark" reads the reliance rows that
 # scripts/report.sh makes (HITS CONTEXT CHECK SITE, tab-separated;
@@ -29,7 +29,7 @@
 # every key left out.
 set -euo pipefail
 
-usage="usage: reliance-baseline.sh keys CONSOLE... | baseline RUNDIR | mark BASELINE [TSV] | subtract BASELINE [TSV]"
+usage="usage: reliance-baseline.sh baseline RUNDIR | mark BASELINE [TSV] | subtract BASELINE [TSV]"
 
 # KEY: the awk function key(SITE).
 KEY='
@@ -41,15 +41,6 @@ function key(s,  w) {
 	sub(/\..*/, "", w[1])
 	return w[1] (w[2] != "" ? " " w[2] : "")
 }'
-
-# keys CONSOLE...: the sites of "rcu-reliance: HITS CONTEXT CHECK SITE"
-# lines (not the summary lines), by key.
-keys() {
-	{ grep -ahoE 'rcu-reliance: [0-9]+ [^ ]+ [^ ]+ .*' "$@" || true; } | tr -d '\r' |
-		awk "$KEY"'
-		$3 != "site(s)" { sub(/^rcu-reliance: [0-9]+ [^ ]+ [^ ]+ /, ""); print key($0) }' |
-		LC_ALL=C sort -u
-}
 
 # mark BASELINE [TSV]: each row with "kernel" or "new" appended.
 mark() {
@@ -67,11 +58,6 @@ mark | subtract)
 esac
 
 case ${1:-} in
-keys)
-	shift
-	[ $# -gt 0 ] || { echo "$usage" >&2; exit 2; }
-	keys "$@"
-	;;
 baseline)
 	[ $# -eq 2 ] || { echo "$usage" >&2; exit 2; }
 	run=$2
@@ -89,7 +75,7 @@ baseline)
 		"# console: \(.console)", "# date: \($date)",
 		"# made by: make reliance-baseline PROFILE=\(.profile) (scripts/reliance-idle.sh)"' "$run/run.json"
 	printf '%s\n' "$summary"
-	keys "$run/console.log"
+	jq -r '(.findings.reliance // [])[].site' "$run/run.json" | awk "$KEY"'{ print key($0) }' | LC_ALL=C sort -u
 	;;
 mark)
 	mark "$2" "${3:-}"
