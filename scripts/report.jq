@@ -322,7 +322,7 @@ def full_md:
 	| "", "---", "", "# Full results",
 	(.runs[] |
 		"", "## \(.name): plan \(.plan)", "",
-		"- profile `\(.profile)`, tree \(.tree // "unknown")\(if .tree_id then " (id \(.tree_id[:16]))" else "" end)",
+		"- profile `\(.profile)`, tree \(.tree // "unknown")\(if .tree_id then " (id \(.tree_id))" else "" end)",
 		"- kernel \(.kernel // "unknown") \(.kernel_build // ""), config \(.config.sha1 // "unknown")"
 		+ " (\(.config.fragments // [] | join(" ")))"
 		+ (if (.config.cmdline // "") != "" then ", command line `\(.config.cmdline)`" else "" end),

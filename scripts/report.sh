@@ -80,6 +80,16 @@ else
 	sed 's/$/\tunknown/' "$tmp/reliance" >"$tmp/reliance-origin"
 fi
 
+# The tree's identity: its id file (tree.sh: the source and a hash of the
+# series applied, a mutant's patches too), hashed, the build folder's path
+# left out so that checkouts of the same tree agree.
+tree_hash=
+if [ -f "$TREE_ID" ]; then
+	ident=$(<"$TREE_ID")
+	ident=${ident//"$SHARED_KBUILD_ROOT/"/} ident=${ident//"$KBUILD_ROOT/"/}
+	tree_hash=$(printf '%s\n' "$ident" | sha1sum | cut -c1-16)
+fi
+
 if [ -n "${KSRC:-}" ]; then
 	tree=$KSRC
 	[ "${PATCHES:-0}" != 1 ] || tree="$tree + ${SERIES#"$RCUVET_ROOT"/}"
@@ -90,7 +100,7 @@ fi
 [ -z "${MUTANT_PATCHES:-}" ] || tree="$tree + $MUTANT_PATCHES"
 
 jq -n --arg name "$name" --arg profile "$profile" --arg plan "$plan" \
-	--arg tree "$tree" --arg tree_id "$(cut -c1-40 "$TREE_ID" 2>/dev/null || true)" \
+	--arg tree "$tree" --arg tree_id "$tree_hash" \
 	--arg fragments "$FRAGMENTS" --arg cmdline "$CMDLINE" \
 	--arg start "$start" --arg now "$(date +%s)" --arg guest "$guest" --arg boot "$boot" \
 	--arg dir "$(rel "$out")" --arg console "$(rel "$console")" \

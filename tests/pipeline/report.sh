@@ -15,13 +15,17 @@
 #   terminal-last TEXT the last of them starts with TEXT
 #   json EXPR       jq -e EXPR holds on report.json
 # baselines/ holds the idle baselines of the reliance report
-# (RELIANCE_BASELINES; none when it is not there).  Every report.json must
+# (RELIANCE_BASELINES; none when it is not there); tree.id is the 6.12
+# tree's id file (scripts/tree.sh), @KBUILD@ standing for the build
+# folder, a new one each case (none when it is not there).  Every report.json must
 # also match docs/report.schema.json and count what the closing line
 # counts, and every summary fit a screen (60 lines).
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
+unset KSRC PATCHES TREE RCUVET_TREE
+export RCUVET_KERNEL_BUILD=$t/kbuild
 # shellcheck source=/dev/null
 . "$root/scripts/lib.sh"
 set +e
@@ -32,6 +36,10 @@ S=$root/scripts
 for case in "$root"/tests/report/*/; do
 	name=$(basename "$case")
 	export RELIANCE_BASELINES=$case/baselines
+	RCUVET_KERNEL_BUILD=$t/kbuild-$name
+	mkdir -p "$RCUVET_KERNEL_BUILD/tree"
+	[ ! -f "$case/tree.id" ] ||
+		sed "s|@KBUILD@|$RCUVET_KERNEL_BUILD|g" "$case/tree.id" >"$RCUVET_KERNEL_BUILD/tree/debian.id"
 	rm -rf "$RESULTS"
 	cp -r "$case/results" "$RESULTS"
 	while read -r plan; do
