@@ -12,9 +12,11 @@
 # (configs/plans/reliance-idle.plan), the kernel's own list, the
 # baseline.  It takes them from run.json's findings.reliance, the rows
 # report.sh parsed from the console (one parser for both), and puts them
-# under "# " lines that say where they came from (tree, profile, kernel,
-# config, date, the report's own summary); it fails when the console has
-# no complete report.  "mark" reads the reliance rows that
+# under "# " lines that say where they came from (tree and tree_id,
+# profile, kernel, config, rcuvet's commit, date, the report's own
+# summary); it fails when the console has no complete report.  report.sh
+# applies a baseline only to a run of the same tree_id, config sha1,
+# kernel release and profile.  "mark" reads the reliance rows that
 # scripts/report.sh makes (HITS CONTEXT CHECK SITE, tab-separated;
 # standard input without TSV) and prints each with a fifth column,
 # "kernel" when BASELINE names its site, else "new".  "subtract" prints
@@ -67,11 +69,12 @@ baseline)
 		grep -v ': # RCU readers relying' | sed 's/^rcu-reliance: #/# report:/') || true
 	grep -qE '^# report: [0-9]+ sites?\b' <<<"$summary" ||
 		{ echo "reliance-baseline.sh: no complete reliance report in $run/console.log" >&2; exit 1; }
-	jq -r --arg date "$(date -u +%FT%TZ)" '
+	jq -r --arg date "$(date -u +%FT%TZ)" \
+		--arg rcuvet "$(git -C "$(dirname "$0")" describe --always --dirty 2>/dev/null || echo unknown)" '
 		"# The kernel'"'"'s own sites of the reliance report: an idle boot (plan \(.plan))",
-		"# tree: \(.tree)", "# profile: \(.profile)",
+		"# tree: \(.tree)", "# tree_id: \(.tree_id // "unknown")", "# profile: \(.profile)",
 		"# kernel: \(.kernel // "unknown") \(.kernel_build // "")",
-		"# config: \(.config.sha1 // "unknown")", "# verdict: \(.verdict)",
+		"# config: \(.config.sha1 // "unknown")", "# verdict: \(.verdict)", "# rcuvet: \($rcuvet)",
 		"# console: \(.console)", "# date: \($date)",
 		"# made by: make reliance-baseline PROFILE=\(.profile) (scripts/reliance-idle.sh)"' "$run/run.json"
 	printf '%s\n' "$summary"

@@ -32,18 +32,21 @@ def xdp_of:
 		failed: (.[7] // "" | if . == "" then [] else split("; ") end)
 	};
 
-# baseline_of(FILE; FOUND; TEXT): a run's idle baseline of the reliance
-# report (scripts/reliance-baseline.sh baseline): where it is, whether it
-# is there, and from its "# KEY: " lines the kernel, config and date of
-# the boot it came from; sites, how many it names.
-def baseline_of($file; $found; $text):
+# baseline_of(FILE; FOUND; TEXT; STALE): a run's idle baseline of the
+# reliance report (scripts/reliance-baseline.sh baseline): where it is,
+# whether it is there, and from its "# KEY: " lines the tree, kernel,
+# config and date of the boot it came from; sites, how many it names;
+# stale, why it was not applied (report.sh: another tree, config, kernel
+# or profile than the run's), or null.
+def baseline_of($file; $found; $text; $stale):
 	($text | split("\n")) as $l
 	| def field($k): [$l[] | select(startswith("# \($k): ")) | ltrimstr("# \($k): ")][0] // null;
 	{file: $file, found: $found}
 	+ if $found then {
-		kernel: field("kernel"), config: field("config"), date: field("date"),
-		sites: [$l[] | select(. != "" and (startswith("#") | not))] | length
-	  } else {kernel: null, config: null, date: null, sites: null} end;
+		tree_id: field("tree_id"), kernel: field("kernel"), config: field("config"),
+		date: field("date"), sites: [$l[] | select(. != "" and (startswith("#") | not))] | length,
+		stale: (if $stale == "" then null else $stale end)
+	  } else {tree_id: null, kernel: null, config: null, date: null, sites: null, stale: null} end;
 
 # ---- the invocation's report -----------------------------------------
 
@@ -204,7 +207,7 @@ def xdp_by_scenario($xdp):
 		[$t.order[] as $sc | [$sc] + [$runs[] as $r | $t.by[$sc][$r] // ""]]);
 
 def reliance_row: [.run, (.hits | num), .context, .check, .site,
-	({kernel: "kernel's own", new: "new", unknown: "no baseline"}[.origin] // .origin)];
+	({kernel: "kernel's own", new: "new", unknown: "no baseline applied"}[.origin] // .origin)];
 
 def reliance_header: ["run", "hits", "context", "check", "site", "origin"];
 
@@ -219,12 +222,14 @@ def reliance_run_md($sites):
 	| select(($mine | length) > 0)
 	| "- `\($n)`: \(plural($mine | length; "site"))"
 	+ if $b == null then ", no baseline looked up"
+	  elif $b.found and $b.stale != null then
+		": **stale idle baseline** (`\($b.file)`, \($b.date // "undated"): \($b.stale)), not applied,"
+		+ " so none is known to be the kernel's own and none is left out;"
+		+ " `make reliance-baseline PROFILE=\(.profile)` makes it again"
 	  elif $b.found then
 		": \($mine | map(select(.origin == "kernel")) | length) the kernel's own, left out"
 		+ " (in `\($b.file)`, \($b.sites) sites of an idle boot of \($b.kernel // "an unknown kernel")"
 		+ ", config \($b.config // "unknown"), \($b.date // "undated")"
-		+ (if $b.config != null and .config.sha1 != null and $b.config != .config.sha1
-		   then "; not this run's config, \(.config.sha1): make it again" else "" end)
 		+ "), \($mine | map(select(.origin == "new")) | length) new"
 	  else
 		": **no idle baseline** for this tree and profile (`\($b.file)` does not exist;"

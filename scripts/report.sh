@@ -68,18 +68,6 @@ grep -ao 'rcu-reliance: [0-9][0-9]* [^ ]* [^ ]* .*' "$console" 2>/dev/null | tr 
 		if (!(k in hits) || $2 + 0 > hits[k]) hits[k] = $2 + 0
 	}
 	END { for (k in hits) printf "%d\t%s\n", hits[k], k }' | sort -t$'\t' -k1,1nr -k4 >"$tmp/reliance" || true
-# Which are the kernel's own: those of the idle baseline of this tree and
-# profile ("kernel"), the others "new"; "unknown" without a baseline.
-baseline=$(reliance_baseline_file "$profile") found=
-: >"$tmp/baseline"
-if [ -f "$baseline" ]; then
-	found=1
-	cp "$baseline" "$tmp/baseline"
-	"$here/reliance-baseline.sh" mark "$baseline" "$tmp/reliance" >"$tmp/reliance-origin"
-else
-	sed 's/$/\tunknown/' "$tmp/reliance" >"$tmp/reliance-origin"
-fi
-
 # The tree's identity: its id file (tree.sh: the source and a hash of the
 # series applied, a mutant's patches too), hashed, the build folder's path
 # left out so that checkouts of the same tree agree.
@@ -88,6 +76,35 @@ if [ -f "$TREE_ID" ]; then
 	ident=$(<"$TREE_ID")
 	ident=${ident//"$SHARED_KBUILD_ROOT/"/} ident=${ident//"$KBUILD_ROOT/"/}
 	tree_hash=$(printf '%s\n' "$ident" | sha1sum | cut -c1-16)
+fi
+
+# Which are the kernel's own: those of the idle baseline of this tree and
+# profile ("kernel"), the others "new"; "unknown" without a baseline, or
+# with a stale one: made on another tree, config, kernel release or
+# profile than this run's (or one that cannot tell), which is not applied.
+baseline=$(reliance_baseline_file "$profile") found= stale=
+: >"$tmp/baseline"
+if [ -f "$baseline" ]; then
+	found=1
+	cp "$baseline" "$tmp/baseline"
+	# differs WHAT BASELINE'S RUN'S: one reason, if they are not the same.
+	differs() {
+		[ -n "$2" ] && [ "$2" = "$3" ] ||
+			stale="${stale:+$stale; }$1 ${2:-unknown}, this run's ${3:-unknown}"
+	}
+	field() {
+		sed -n "s/^# $1: //p" "$baseline" | head -n 1
+	}
+	differs tree "$(field tree_id)" "$tree_hash"
+	differs config "$(field config)" "$(head -n 1 "$tmp/config")"
+	b_kernel=$(field kernel)
+	differs kernel "${b_kernel%% *}" "$(cut -f1 "$tmp/kernel")"
+	differs profile "$(field profile)" "$profile"
+fi
+if [ -n "$found" ] && [ -z "$stale" ]; then
+	"$here/reliance-baseline.sh" mark "$baseline" "$tmp/reliance" >"$tmp/reliance-origin"
+else
+	sed 's/$/\tunknown/' "$tmp/reliance" >"$tmp/reliance-origin"
 fi
 
 if [ -n "${KSRC:-}" ]; then
@@ -108,7 +125,7 @@ jq -n --arg name "$name" --arg profile "$profile" --arg plan "$plan" \
 	--rawfile verdict "$tmp/verdict" --rawfile results "$out/results.tsv" \
 	--rawfile failures "$tmp/failures" --rawfile xdp "$tmp/xdp" \
 	--rawfile reliance "$tmp/reliance-origin" --rawfile baseline "$tmp/baseline" \
-	--arg baseline_file "$(rel "$baseline")" --arg baseline_found "$found" \
+	--arg baseline_file "$(rel "$baseline")" --arg baseline_found "$found" --arg stale "$stale" \
 	-L "$here" '
 	include "report";
 	(tsv($kernel)[0] // []) as $k | tsv($config) as $c | (tsv($results) | map(case_of)) as $cases
@@ -128,7 +145,7 @@ jq -n --arg name "$name" --arg profile "$profile" --arg plan "$plan" \
 		seconds: (if $start == "" then null else ($now | tonumber) - ($start | tonumber) end),
 		guest_seconds: (if $guest == "" then null else $guest | tonumber end),
 		dir: $dir, console: $console,
-		reliance_baseline: baseline_of($baseline_file; $baseline_found == "1"; $baseline)
+		reliance_baseline: baseline_of($baseline_file; $baseline_found == "1"; $baseline; $stale)
 	  } + counts($cases) + {
 		cases: $cases,
 		failures: [tsv($failures)[] | {

@@ -37,7 +37,7 @@ want=$(printf '%s\t%s\n' '__dev_map_lookup_elem+0x9e/0xe4' kernel \
 mkdir "$work/run"
 sed 's/^/[    9.2] rcu-reliance: /' "$root/tests/rcu-reliance/complete.txt" >"$work/run/console.log"
 site() { printf '{"hits": 1, "context": "preempt", "check": "sched_held", "site": "%s"}' "$1"; }
-echo '{"plan": "reliance-idle", "tree": "T", "profile": "emulate-4.19", "kernel": "6.12.118-rcuvet",
+echo '{"plan": "reliance-idle", "tree": "T", "tree_id": "f66a802457d61711", "profile": "emulate-4.19", "kernel": "6.12.118-rcuvet",
 	"kernel_build": "#1 SMP PREEMPT", "config": {"sha1": "0123456789ab"}, "verdict": "PASS",
 	"console": "results/reliance-idle/emulate-4.19/console.log", "findings": {"reliance": [' \
 	"$(site '__dev_map_lookup_elem+0x9e/0xe4'), $(site kernel/bpf/cpumap.c:bq_flush_to_queue)," \
@@ -53,11 +53,12 @@ kernel/bpf/devmap.c:__dev_flush
 parsed_by_report_sh'
 "$bin" baseline "$work/run" >"$work/baseline" || echo "baseline of a complete report failed"
 for line in '# profile: emulate-4.19' '# kernel: 6.12.118-rcuvet #1 SMP PREEMPT' \
-	'# config: 0123456789ab' '# verdict: PASS' '# tree: T' \
+	'# config: 0123456789ab' '# verdict: PASS' '# tree: T' '# tree_id: f66a802457d61711' \
 	'# report: 5 sites (limit 1024), 0 hits lost (table full), 0 hits lost (lockdep state unknown)'; do
 	grep -qxF -- "$line" "$work/baseline" || echo "baseline does not say '$line'"
 done
 grep -qE '^# date: 20[0-9-]+T' "$work/baseline" || echo "baseline has no date"
+grep -qE '^# rcuvet: [0-9a-z.-]+$' "$work/baseline" || echo "baseline has no rcuvet commit"
 [ "$(grep -v '^#' "$work/baseline")" = "$keys" ] ||
 	printf 'baseline gave\n%s\nnot\n%s\n' "$(grep -v '^#' "$work/baseline")" "$keys"
 sed 's/^/[ 9.2] rcu-reliance: /' "$root/tests/rcu-reliance/empty.txt" >"$work/run/console.log"
