@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # reliance-baseline.sh baseline RUNDIR
-# reliance-baseline.sh mark BASELINE [TSV]
+# reliance-baseline.sh required [PLAN...]
+# reliance-baseline.sh mark BASELINE|- [TSV]
 # reliance-baseline.sh subtract BASELINE [TSV]
 #
 # The kernel relies on RCU flavor consolidation itself, so the reliance
@@ -14,14 +15,30 @@
 # report.sh parsed from the console (one parser for both), and puts them
 # under "# " lines that say where they came from (tree and tree_id,
 # profile, kernel, config, rcuvet's commit, date, the report's own
-# summary); it fails when the console has no complete report.  report.sh
-# applies a baseline only to a run of the same tree_id, config sha1,
-# kernel release and profile.  "mark" reads the reliance rows that
-# scripts/report.sh makes (HITS CONTEXT CHECK SITE, tab-separated;
-# standard input without TSV) and prints each with a fifth column,
-# "kernel" when BASELINE names its site, else "new".  "subtract" prints
-# the rows whose site is not in BASELINE, then "# N site(s) also in the
-# idle boot (BASELINE), left out: KEY ...".
+# summary); it fails when the console has no complete report, and when
+# a site is of the code under test (below).  report.sh applies a
+# baseline only to a run of the same tree_id, config sha1, kernel release
+# and profile.  "mark" reads the reliance rows that scripts/report.sh
+# makes (HITS CONTEXT CHECK SITE, tab-separated; standard input without
+# TSV) and prints each with two more columns: its origin, "under-test"
+# (the code under test, whatever BASELINE says; the sixth column says
+# why), else "kernel" when BASELINE names its site, "new" when not, and
+# "unknown" when BASELINE is "-" (no baseline applied).  "subtract"
+# prints the rows that are not the kernel's, then "# N site(s) also in
+# the idle boot (BASELINE), left out: KEY ...".
+#
+# The code under test, never the kernel's own (never left out of a
+# report): a site that a plan's rcu-reliance step requires, a
+# FILE:FUNCTION site (rcu_reliance_mark_reader(), placed only on the code
+# under test: the seed commits' flushes), and a module's site.  "required"
+# prints the checks that require a site, one a line, as the plans write
+# them, with the plans that do, tab-separated: every CHECK of a "program
+# rcu-reliance CHECK..." line of PLAN... (configs/plans/*.plan) but the
+# "absent" ones; a site meets them as guest/rcu-reliance.c says, "site
+# NAME" by function, a SUBSTRING anywhere in "HITS CONTEXT CHECK SITE".
+# Read from the plans, so that the seed sites that check.plan and
+# run.plan require (the devmap and cpumap lookups and bulk-queue
+# flushes) are the code under test however a baseline was made.
 #
 # A site's key is its function, so that a site matches across boots and
 # builds: "f+0x1a/0x40" and its clones "f.constprop.0+0x.." are "f",
@@ -31,7 +48,8 @@
 # every key left out.
 set -euo pipefail
 
-usage="usage: reliance-baseline.sh baseline RUNDIR | mark BASELINE [TSV] | subtract BASELINE [TSV]"
+usage="usage: reliance-baseline.sh baseline RUNDIR | required [PLAN...] | mark BASELINE|- [TSV] | subtract BASELINE [TSV]"
+plans=$(cd "$(dirname "$0")/../configs/plans" && pwd)
 
 # KEY: the awk function key(SITE).
 KEY='
@@ -44,18 +62,89 @@ function key(s,  w) {
 	return w[1] (w[2] != "" ? " " w[2] : "")
 }'
 
-# mark BASELINE [TSV]: each row with "kernel" or "new" appended.
+# required [PLAN...]: "CHECK<TAB>PLAN, PLAN" for each check of a plan's
+# rcu-reliance steps that requires a site, in the order first seen.
+required() {
+	[ $# -gt 0 ] || set -- "$plans"/*.plan
+	awk -v OFS='\t' '
+	$1 == "program" && $2 == "rcu-reliance" {
+		plan = FILENAME
+		sub(/.*\//, "", plan)
+		for (i = 3; i <= NF; i++) {
+			absent = site = 0
+			if ($i == "--reset")
+				continue
+			if ($i == "absent") { absent = 1; i++ }
+			if ($i == "site") { site = 1; i++ }
+			if (i > NF || absent)
+				continue
+			c = (site ? "site " : "") $i
+			if (!(c in by))
+				order[++n] = c
+			if (index(", " by[c] ", ", ", " plan ", ") == 0)
+				by[c] = (by[c] == "" ? "" : by[c] ", ") plan
+		}
+	}
+	END { for (j = 1; j <= n; j++) print order[j], by[order[j]] }' "$@"
+}
+
+# mark BASELINE|- [TSV]: each row with its origin and why it is under test.
 mark() {
-	awk -F'\t' -v OFS='\t' -v base="$1" "$KEY"'
-	BEGIN { while ((getline l < base) > 0) if (l != "" && l !~ /^#/) known[l] = 1 }
-	{ print $0, (key($4) in known) ? "kernel" : "new" }
+	REQUIRED=$(required) awk -F'\t' -v OFS='\t' -v base="$1" "$KEY"'
+	BEGIN {
+		nreq = split(ENVIRON["REQUIRED"], rl, "\n")
+		for (j = 1; j <= nreq; j++) {
+			split(rl[j], r, "\t")
+			check[j] = r[1]
+			by[j] = r[2]
+		}
+		if (base != "-")
+			while ((getline l < base) > 0)
+				if (l != "" && l !~ /^#/)
+					known[l] = 1
+	}
+	# in_function(SITE, NAME): "site NAME" of guest/rcu-reliance.c.
+	function in_function(s, name,  n, c, f) {
+		n = length(name)
+		if (index(name, ":"))
+			return s == name
+		c = substr(s, n + 1, 1)
+		if (substr(s, 1, n) == name && (c == "+" || c == "."))
+			return 1
+		if (index(s, "+"))
+			return 0
+		f = s
+		sub(/.*:/, "", f)
+		return f != s && f == name
+	}
+	# under_test(LINE, SITE): why the site is of the code under test, or "".
+	function under_test(line, s,  j) {
+		for (j = 1; j <= nreq; j++)
+			if (check[j] ~ /^site / ? in_function(s, substr(check[j], 6)) : index(line, check[j]))
+				return check[j] " (" by[j] ")"
+		if (index(s, ":") && !index(s, "+"))
+			return "a FILE:FUNCTION mark"
+		if (s ~ / \[[^]]+\]$/)
+			return "a module'"'"'s site"
+		return ""
+	}
+	{
+		why = under_test($1 " " $2 " " $3 " " $4, $4)
+		if (why != "")
+			origin = "under-test"
+		else if (base == "-")
+			origin = "unknown"
+		else
+			origin = key($4) in known ? "kernel" : "new"
+		print $1, $2, $3, $4, origin, why
+	}
 	' "${2:-/dev/stdin}"
 }
 
 case ${1:-} in
 mark | subtract)
 	[ $# -eq 2 ] || [ $# -eq 3 ] || { echo "$usage" >&2; exit 2; }
-	[ -f "$2" ] || { echo "reliance-baseline.sh: no baseline $2" >&2; exit 2; }
+	[ -f "$2" ] || [ "$1$2" = mark- ] || { echo "reliance-baseline.sh: no baseline $2" >&2; exit 2; }
 	;;
 esac
 
@@ -69,6 +158,15 @@ baseline)
 		grep -v ': # RCU readers relying' | sed 's/^rcu-reliance: #/# report:/') || true
 	grep -qE '^# report: [0-9]+ sites?\b' <<<"$summary" ||
 		{ echo "reliance-baseline.sh: no complete reliance report in $run/console.log" >&2; exit 1; }
+	# Never a site of the code under test: the plans require it, or it is
+	# a mark or a module's, and an idle boot that ran it is no baseline.
+	tested=$(jq -r '(.findings.reliance // [])[] | [.hits, .context, .check, .site] | @tsv' "$run/run.json" |
+		mark - | awk -F'\t' '$5 == "under-test" { printf "  %s: %s\n", $4, $6 }')
+	[ -z "$tested" ] || {
+		printf 'reliance-baseline.sh: the reliance report of %s lists sites of the code under test, which no idle baseline may hold:\n%s\n' \
+			"$run/console.log" "$tested" >&2
+		exit 1
+	}
 	jq -r --arg date "$(date -u +%FT%TZ)" \
 		--arg rcuvet "$(git -C "$(dirname "$0")" describe --always --dirty 2>/dev/null || echo unknown)" '
 		"# The kernel'"'"'s own sites of the reliance report: an idle boot (plan \(.plan))",
@@ -80,12 +178,16 @@ baseline)
 	printf '%s\n' "$summary"
 	jq -r '(.findings.reliance // [])[].site' "$run/run.json" | awk "$KEY"'{ print key($0) }' | LC_ALL=C sort -u
 	;;
+required)
+	shift
+	required "$@"
+	;;
 mark)
 	mark "$2" "${3:-}"
 	;;
 subtract)
 	mark "$2" "${3:-}" | awk -F'\t' -v OFS='\t' -v base="$2" "$KEY"'
-	$5 == "new" { print $1, $2, $3, $4; next }
+	$5 != "kernel" { print $1, $2, $3, $4; next }
 	{
 		n++
 		k = key($4)

@@ -206,33 +206,56 @@ def xdp_by_scenario($xdp):
 	| table(["scenario"] + $runs;
 		[$t.order[] as $sc | [$sc] + [$runs[] as $r | $t.by[$sc][$r] // ""]]);
 
-def reliance_row: [.run, (.hits | num), .context, .check, .site,
-	({kernel: "kernel's own", new: "new", unknown: "no baseline applied"}[.origin] // .origin)];
+# origin_label: a reliance site's origin, in words.
+def origin_label:
+	if .origin == "under-test" then "under test: \(.under_test)"
+	else {kernel: "kernel's own", new: "new", unknown: "no baseline applied"}[.origin] // .origin end;
+
+def reliance_row: [.run, (.hits | num), .context, .check, .site, origin_label];
 
 def reliance_header: ["run", "hits", "context", "check", "site", "origin"];
 
-# reliance_shown(SITES): the sites the summary shows: the five most hit
-# of those not known to be the kernel's own.
-def reliance_shown($sites): [$sites | sort_by(-.hits)[] | select(.origin != "kernel")] | .[:5];
+# reliance_shown(SITES): the other sites the summary shows: the five most
+# hit of those neither under test nor known to be the kernel's own.
+def reliance_shown($sites):
+	[$sites | sort_by(-.hits)[] | select(.origin == "new" or .origin == "unknown")] | .[:5];
+
+# under_test_table(SITES): the sites of the code under test, never left
+# out: a row per reason (the plans' check that requires them, a mark, a
+# module), a column per run: the hits of its sites (each once, with its
+# most hits), and how many sites when more than one.
+def under_test_table($sites):
+	[$sites[] | select(.origin == "under-test")] as $u
+	| (reduce $u[].run as $r ([]; if any(.[]; . == $r) then . else . + [$r] end)) as $runs
+	| ($u | reduce .[] as $x ({order: [], by: {}};
+		(if .by[$x.under_test] == null then .order += [$x.under_test] else . end)
+		| .by[$x.under_test][$x.run][$x.site] = ([.by[$x.under_test][$x.run][$x.site] // 0, $x.hits] | max)))
+	  as $t
+	| table(["under test (a plan's rcu-reliance check, and its plans)"] + $runs;
+		[$t.order[] as $w | [$w] + [$runs[] as $r | $t.by[$w][$r] // {}
+			| if length == 0 then "" elif length == 1 then (add | num)
+			  else "\(add | num) in \(length) sites" end]]);
 
 # reliance_run_md(SITES): a line on the run's sites and where its idle
 # baseline came from, or that it has none, so nothing could be left out.
 def reliance_run_md($sites):
 	.name as $n | [$sites[] | select(.run == $n)] as $mine | .reliance_baseline as $b
+	| ($mine | map(select(.origin == "under-test")) | length) as $u
 	| select(($mine | length) > 0)
-	| "- `\($n)`: \(plural($mine | length; "site"))"
-	+ if $b == null then ", no baseline looked up"
+	| "- `\($n)`: \(plural($mine | length; "site")):"
+	+ (if $u > 0 then " \($u) of the code under test (never left out);" else "" end)
+	+ if $b == null then " no baseline looked up"
 	  elif $b.found and $b.stale != null then
-		": **stale idle baseline** (`\($b.file)`, \($b.date // "undated"): \($b.stale)), not applied,"
+		" **stale idle baseline** (`\($b.file)`, \($b.date // "undated"): \($b.stale)), not applied,"
 		+ " so none is known to be the kernel's own and none is left out;"
 		+ " `make reliance-baseline PROFILE=\(.profile)` makes it again"
 	  elif $b.found then
-		": \($mine | map(select(.origin == "kernel")) | length) the kernel's own, left out"
+		" \($mine | map(select(.origin == "kernel")) | length) the kernel's own, left out"
 		+ " (in `\($b.file)`, \($b.sites) sites of an idle boot of \($b.kernel // "an unknown kernel")"
 		+ ", config \($b.config // "unknown"), \($b.date // "undated")"
 		+ "), \($mine | map(select(.origin == "new")) | length) new"
 	  else
-		": **no idle baseline** for this tree and profile (`\($b.file)` does not exist;"
+		" **no idle baseline** for this tree and profile (`\($b.file)` does not exist;"
 		+ " `make reliance-baseline PROFILE=\(.profile)` makes it), so none is known to be"
 		+ " the kernel's own and none is left out"
 	  end;
@@ -289,14 +312,22 @@ def summary_md:
 	 else empty end),
 	(if ($f.reliance | length) > 0 then
 		reliance_shown($f.reliance) as $shown
-		| [$f.reliance[] | select(.origin != "kernel")] as $rest
+		| [$f.reliance[] | select(.origin == "under-test")] as $tested
+		| [$f.reliance[] | select(.origin == "new" or .origin == "unknown")] as $rest
 		| "", "Readers relying on RCU flavor consolidation, per run; the kernel's own are"
 		+ " those its idle boot lists too (docs/emulate-4.19.md):", "",
 		(.runs[] | reliance_run_md($f.reliance)),
+		(if ($tested | length) > 0 then
+			"", "Sites of the code under test, never the kernel's own whatever a baseline says:"
+			+ " those a plan's rcu-reliance step requires, FILE:FUNCTION marks, modules' sites; hits:", "",
+			under_test_table($f.reliance)
+		 else empty end),
 		"",
-		(if ($rest | length) == 0 then "Every site is the kernel's own (all under Full results)."
+		(if ($rest | length) == 0 then
+			"No other site: \(if ($tested | length) > 0 then "every other one" else "every site" end)"
+			+ " is the kernel's own (all under Full results)."
 		 else
-			"Sites not known to be the kernel's own: \($rest | length)"
+			"Other sites not known to be the kernel's own: \($rest | length)"
 			+ (if ($rest | length) > ($shown | length) then ", the \($shown | length) most hit" else "" end)
 			+ (if ($f.reliance | length) > ($shown | length) then " (all sites under Full results)" else "" end)
 			+ ":", "",
@@ -349,7 +380,8 @@ def full_md:
 	(if ($f.reliance | length) > (reliance_shown($f.reliance) | length) then
 		"", "## Readers relying on RCU flavor consolidation", "",
 		"hits, context, check, site (kernel/patches/0002-*; docs/emulate-4.19.md), and whether"
-		+ " the run's idle baseline has it (the kernel's own), has it not (new), or there is none:", "",
+		+ " it is of the code under test (and why), or the run's idle baseline has it (the kernel's"
+		+ " own), has it not (new), or none was applied:", "",
 		table(reliance_header; [$f.reliance[] | reliance_row])
 	 else empty end),
 	(if ([$f.xdp[] | select(.failed | length > 0)] | length) > 0 then

@@ -82,6 +82,9 @@ fi
 # profile ("kernel"), the others "new"; "unknown" without a baseline, or
 # with a stale one: made on another tree, config, kernel release or
 # profile than this run's (or one that cannot tell), which is not applied.
+# Whatever the baseline says, the code under test's sites are
+# "under-test", never the kernel's: those the plans require, marks and
+# modules' (reliance-baseline.sh).
 baseline=$(reliance_baseline_file "$profile") found= stale=
 : >"$tmp/baseline"
 if [ -f "$baseline" ]; then
@@ -101,11 +104,9 @@ if [ -f "$baseline" ]; then
 	differs kernel "${b_kernel%% *}" "$(cut -f1 "$tmp/kernel")"
 	differs profile "$(field profile)" "$profile"
 fi
-if [ -n "$found" ] && [ -z "$stale" ]; then
-	"$here/reliance-baseline.sh" mark "$baseline" "$tmp/reliance" >"$tmp/reliance-origin"
-else
-	sed 's/$/\tunknown/' "$tmp/reliance" >"$tmp/reliance-origin"
-fi
+applied=-
+[ -z "$found" ] || [ -n "$stale" ] || applied=$baseline
+"$here/reliance-baseline.sh" mark "$applied" "$tmp/reliance" >"$tmp/reliance-origin"
 
 if [ -n "${KSRC:-}" ]; then
 	tree=$KSRC
@@ -157,7 +158,7 @@ jq -n --arg name "$name" --arg profile "$profile" --arg plan "$plan" \
 			xdp: [tsv($xdp)[] | {run: $name} + xdp_of],
 			reliance: [tsv($reliance)[] | {
 				run: $name, hits: (.[0] | tonumber), context: .[1], check: .[2], site: .[3],
-				origin: .[4]
+				origin: .[4], under_test: (if (.[5] // "") == "" then null else .[5] end)
 			}]
 		}
 	  }' >"$tmp/run.json"

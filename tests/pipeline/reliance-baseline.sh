@@ -1,55 +1,88 @@
 #!/usr/bin/env bash
-# scripts/reliance-baseline.sh: "baseline" names each site of a run's
-# reliance rows (run.json) by its function (offsets and clone suffixes
-# gone, a module kept, FILE:FUNCTION whole), once, under lines that say
-# where they came from, and refuses a console without a complete report; "mark" tells each report row "kernel" or "new";
-# "subtract" leaves out the rows whose site the baseline names and says
-# which.
+# scripts/reliance-baseline.sh: "required" lists the checks of the plans'
+# rcu-reliance steps that require a site; "mark" tells each report row
+# "under-test" (a site the plans require, a FILE:FUNCTION mark, a
+# module's: whatever the baseline says), "kernel" or "new", "unknown"
+# with no baseline; "subtract" leaves out the rows the baseline names
+# (the code under test's never) and says which; "baseline" names each
+# site of a run's reliance rows (run.json) by its function (offsets and
+# clone suffixes gone), once, under lines that say where they came from,
+# and refuses a console without a complete report and a run that lists a
+# site of the code under test.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$root/scripts/reliance-baseline.sh
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-printf '# the kernel of an idle boot\n__dev_map_lookup_elem\nhelper\n' >"$work/base"
+# The seed sites that check.plan and run.plan require, from the plans.
+"$bin" required >"$work/required"
+for c in 'site kernel/bpf/devmap.c:__dev_flush' 'site kernel/bpf/devmap.c:bq_xmit_all' \
+	'site kernel/bpf/cpumap.c:__cpu_map_flush' 'site kernel/bpf/cpumap.c:bq_flush_to_queue' \
+	__dev_map_lookup_elem __cpu_map_lookup_elem; do
+	grep -q "^$c"$'\t' "$work/required" || echo "required does not list '$c'"
+done
+grep -q '__cpu_map_lookup_elem'$'\t''run.plan$' "$work/required" ||
+	echo "required: __cpu_map_lookup_elem is required by run.plan alone (check.plan has it absent)"
+printf 'program rcu-reliance --reset\nprogram rcu-reliance a site f absent b absent site g site h:i\n' >"$work/x.plan"
+[ "$("$bin" required "$work/x.plan")" = "$(printf 'a\tx.plan\nsite f\tx.plan\nsite h:i\tx.plan')" ] ||
+	printf 'required of x.plan gave\n%s\n' "$("$bin" required "$work/x.plan")"
+
+# A baseline that names the seed sites (made by hand, or on an idle boot
+# that ran XDP) beside genuine kernel helpers: the seed sites, a mark, a
+# module's site stay under test; the helpers, clones too, are the
+# kernel's.
+printf '# the kernel of an idle boot\n%s\n' __dev_map_lookup_elem kernel/bpf/devmap.c:__dev_flush \
+	kernel/bpf/cpumap.c:bq_flush_to_queue __module_address helper 'bq_flush_to_queue_x [m]' \
+	kernel/bpf/x.c:marked_elsewhere >"$work/base"
 printf '%s\t%s\t%s\t%s\n' \
 	39821 bh+rcu_read_lock_bh bh_held '__dev_map_lookup_elem+0x9e/0xe4' \
 	17188 softirq marked kernel/bpf/cpumap.c:bq_flush_to_queue \
+	12 softirq marked kernel/bpf/devmap.c:__dev_flush \
+	2400 preempt sched_held '__module_address+0x1a/0x90' \
 	5 preempt sched_held 'helper.constprop.0+0x1a/0x40' \
-	3 preempt sched_held 'bq_flush_to_queue_x+0x1a/0x40 [m]' >"$work/tsv"
-got=$("$bin" subtract "$work/base" "$work/tsv")
-want=$(printf '%s\t%s\t%s\t%s\n' \
-	17188 softirq marked kernel/bpf/cpumap.c:bq_flush_to_queue \
-	3 preempt sched_held 'bq_flush_to_queue_x+0x1a/0x40 [m]'
-	echo "# 2 site(s) also in the idle boot ($work/base), left out: __dev_map_lookup_elem helper")
-[ "$got" = "$want" ] || printf 'subtract gave\n%s\nnot\n%s\n' "$got" "$want"
+	4 softirq marked kernel/bpf/x.c:marked_elsewhere \
+	3 preempt sched_held 'bq_flush_to_queue_x+0x1a/0x40 [m]' \
+	2 bh bh_held 'new_reader+0x10/0x20' >"$work/tsv"
 got=$("$bin" mark "$work/base" <"$work/tsv" | cut -f4-)
-want=$(printf '%s\t%s\n' '__dev_map_lookup_elem+0x9e/0xe4' kernel \
-	kernel/bpf/cpumap.c:bq_flush_to_queue new 'helper.constprop.0+0x1a/0x40' kernel \
-	'bq_flush_to_queue_x+0x1a/0x40 [m]' new)
+want=$(printf '%s\t%s\t%s\n' \
+	'__dev_map_lookup_elem+0x9e/0xe4' under-test '__dev_map_lookup_elem (run.plan)' \
+	kernel/bpf/cpumap.c:bq_flush_to_queue under-test \
+	'site kernel/bpf/cpumap.c:bq_flush_to_queue (check.plan, mutants-xdp-reliance.plan)' \
+	kernel/bpf/devmap.c:__dev_flush under-test \
+	'site kernel/bpf/devmap.c:__dev_flush (check.plan, mutants-xdp-reliance.plan)' \
+	'__module_address+0x1a/0x90' kernel '' 'helper.constprop.0+0x1a/0x40' kernel '' \
+	kernel/bpf/x.c:marked_elsewhere under-test 'a FILE:FUNCTION mark' \
+	'bq_flush_to_queue_x+0x1a/0x40 [m]' under-test "a module's site" \
+	'new_reader+0x10/0x20' new '')
 [ "$got" = "$want" ] || printf 'mark gave\n%s\nnot\n%s\n' "$got" "$want"
+got=$("$bin" mark - "$work/tsv" | cut -f5 | paste -sd' ')
+[ "$got" = "under-test under-test under-test unknown unknown under-test under-test unknown" ] ||
+	echo "mark without a baseline gave: $got"
+got=$("$bin" subtract "$work/base" "$work/tsv" | cut -f4)
+want=$(printf '%s\n' '__dev_map_lookup_elem+0x9e/0xe4' kernel/bpf/cpumap.c:bq_flush_to_queue \
+	kernel/bpf/devmap.c:__dev_flush kernel/bpf/x.c:marked_elsewhere \
+	'bq_flush_to_queue_x+0x1a/0x40 [m]' new_reader+0x10/0x20
+	echo "# 2 site(s) also in the idle boot ($work/base), left out: __module_address helper")
+[ "$got" = "$want" ] || printf 'subtract gave\n%s\nnot\n%s\n' "$got" "$want"
 "$bin" subtract "$work/nope" "$work/tsv" >/dev/null 2>&1 && echo "subtract without a baseline passed"
 "$bin" mark "$work/nope" "$work/tsv" >/dev/null 2>&1 && echo "mark without a baseline passed"
 
 # baseline: the run's facts and its reliance rows (run.json), by key,
 # under the report's summary (console.log); an empty report is a baseline
-# of no site; no summary line, none.
+# of no site; no summary line, none; a site of the code under test
+# (above), none, naming it.
 mkdir "$work/run"
 sed 's/^/[    9.2] rcu-reliance: /' "$root/tests/rcu-reliance/complete.txt" >"$work/run/console.log"
 site() { printf '{"hits": 1, "context": "preempt", "check": "sched_held", "site": "%s"}' "$1"; }
 echo '{"plan": "reliance-idle", "tree": "T", "tree_id": "f66a802457d61711", "profile": "emulate-4.19", "kernel": "6.12.118-rcuvet",
 	"kernel_build": "#1 SMP PREEMPT", "config": {"sha1": "0123456789ab"}, "verdict": "PASS",
 	"console": "results/reliance-idle/emulate-4.19/console.log", "findings": {"reliance": [' \
-	"$(site '__dev_map_lookup_elem+0x9e/0xe4'), $(site kernel/bpf/cpumap.c:bq_flush_to_queue)," \
 	"$(site 'helper.isra.0+0x10/0x40'), $(site 'helper.constprop.0+0x1a/0x40')," \
-	"$(site 'bq_flush_to_queue_x+0x1a/0x40 [m]'), $(site kernel/bpf/devmap.c:__dev_flush)," \
-	"$(site 'parsed_by_report_sh+0x1/0x2')" \
+	"$(site '__module_address+0x1a/0x90'), $(site 'parsed_by_report_sh+0x1/0x2')" \
 	']}}' >"$work/run/run.json"
-keys='__dev_map_lookup_elem
-bq_flush_to_queue_x [m]
+keys='__module_address
 helper
-kernel/bpf/cpumap.c:bq_flush_to_queue
-kernel/bpf/devmap.c:__dev_flush
 parsed_by_report_sh'
 "$bin" baseline "$work/run" >"$work/baseline" || echo "baseline of a complete report failed"
 for line in '# profile: emulate-4.19' '# kernel: 6.12.118-rcuvet #1 SMP PREEMPT' \
@@ -61,6 +94,16 @@ grep -qE '^# date: 20[0-9-]+T' "$work/baseline" || echo "baseline has no date"
 grep -qE '^# rcuvet: [0-9a-z.-]+$' "$work/baseline" || echo "baseline has no rcuvet commit"
 [ "$(grep -v '^#' "$work/baseline")" = "$keys" ] ||
 	printf 'baseline gave\n%s\nnot\n%s\n' "$(grep -v '^#' "$work/baseline")" "$keys"
+cp "$work/run/run.json" "$work/kernel-only.json"
+for s in '__dev_map_lookup_elem+0x9e/0xe4' kernel/bpf/devmap.c:__dev_flush 'f+0x1/0x2 [m]'; do
+	jq --argjson s "$(site "$s")" '.findings.reliance += [$s]' "$work/kernel-only.json" >"$work/run/run.json"
+	if "$bin" baseline "$work/run" >/dev/null 2>"$work/err"; then
+		echo "baseline of an idle run that lists $s passed"
+	else
+		grep -qF "  $s: " "$work/err" || echo "baseline refused $s without naming it: $(cat "$work/err")"
+	fi
+done
+cp "$work/kernel-only.json" "$work/run/run.json"
 sed 's/^/[ 9.2] rcu-reliance: /' "$root/tests/rcu-reliance/empty.txt" >"$work/run/console.log"
 jq '.findings.reliance = []' "$work/run/run.json" >"$work/run.json" && mv "$work/run.json" "$work/run/"
 "$bin" baseline "$work/run" >"$work/baseline" || echo "baseline of an empty report failed"
