@@ -8,8 +8,8 @@
 # The kernel relies on RCU flavor consolidation itself, so the reliance
 # report (guest/rcu-reliance, kernel/patches/0002-*) lists its sites
 # beside those of the code under test.  "baseline" prints the sites of
-# the run in RUNDIR (vet.sh's folder: console.log, run.json), by key, one
-# a line, sorted: for a boot that ran no test
+# the run in RUNDIR (vet.sh's folder: console.log, run.json), "SITE<TAB>
+# CHECK<TAB>CONTEXT" a line, sorted: for a boot that ran no test
 # (configs/plans/reliance-idle.plan), the kernel's own list, the
 # baseline.  It takes them from run.json's findings.reliance, the rows
 # report.sh parsed from the console (one parser for both), and puts them
@@ -25,7 +25,7 @@
 # why), else "kernel" when BASELINE names its site, "new" when not, and
 # "unknown" when BASELINE is "-" (no baseline applied).  "subtract"
 # prints the rows that are not the kernel's, then "# N site(s) also in
-# the idle boot (BASELINE), left out: KEY ...".
+# the idle boot (BASELINE), left out: SITE ...".
 #
 # The code under test, never the kernel's own (never left out of a
 # report): a site that a plan's rcu-reliance step requires, a
@@ -40,27 +40,19 @@
 # run.plan require (the devmap and cpumap lookups and bulk-queue
 # flushes) are the code under test however a baseline was made.
 #
-# A site's key is its function, so that a site matches across boots and
-# builds: "f+0x1a/0x40" and its clones "f.constprop.0+0x.." are "f",
-# "f+0x../0x.. [mod]" is "f [mod]", "file.c:f" stays whole.  A site of
-# the code under test in a function that the idle boot also ran (a kernel
-# helper that both call) is the kernel's with it: the closing line names
-# every key left out.
+# A site is the kernel's when the baseline has the same site, offset and
+# size included ("f.constprop.0+0x1a/0x40 [mod]"), with every check and
+# every context the run's row names (words joined by "+"): a new reader
+# in a function that the idle boot ran has another offset, a reader that
+# the idle boot ran under another check or in another context is new,
+# and two static functions of one name have their own sizes.  An exact
+# match is right because report.sh applies a baseline only to the same
+# tree, config and kernel release, that is the same code; a rebuild that
+# moved code errs on the safe side: its sites are new.
 set -euo pipefail
 
 usage="usage: reliance-baseline.sh baseline RUNDIR | required [PLAN...] | mark BASELINE|- [TSV] | subtract BASELINE [TSV]"
 plans=$(cd "$(dirname "$0")/../configs/plans" && pwd)
-
-# KEY: the awk function key(SITE).
-KEY='
-function key(s,  w) {
-	gsub(/\+0x[0-9a-f]+\/0x[0-9a-f]+/, "", s)
-	if (s ~ /:/)
-		return s
-	split(s, w, " ")
-	sub(/\..*/, "", w[1])
-	return w[1] (w[2] != "" ? " " w[2] : "")
-}'
 
 # required [PLAN...]: "CHECK<TAB>PLAN, PLAN" for each check of a plan's
 # rcu-reliance steps that requires a site, in the order first seen.
@@ -90,7 +82,7 @@ required() {
 
 # mark BASELINE|- [TSV]: each row with its origin and why it is under test.
 mark() {
-	REQUIRED=$(required) awk -F'\t' -v OFS='\t' -v base="$1" "$KEY"'
+	REQUIRED=$(required) awk -F'\t' -v OFS='\t' -v base="$1" '
 	BEGIN {
 		nreq = split(ENVIRON["REQUIRED"], rl, "\n")
 		for (j = 1; j <= nreq; j++) {
@@ -99,9 +91,28 @@ mark() {
 			by[j] = r[2]
 		}
 		if (base != "-")
-			while ((getline l < base) > 0)
-				if (l != "" && l !~ /^#/)
-					known[l] = 1
+			while ((getline l < base) > 0) {
+				if (l == "" || l ~ /^#/ || split(l, f, "\t") != 3)
+					continue
+				words(f[2], checks, f[1])
+				words(f[3], contexts, f[1])
+				known[f[1]] = 1
+			}
+	}
+	# words(TEXT, SET, SITE): the words of TEXT ("a+b") into SET[SITE, WORD].
+	function words(t, set, s,  w, n, i) {
+		n = split(t, w, "+")
+		for (i = 1; i <= n; i++)
+			if (w[i] != "-")
+				set[s, w[i]] = 1
+	}
+	# among(TEXT, SET, SITE): is every word of TEXT in SET[SITE, ...]?
+	function among(t, set, s,  w, n, i) {
+		n = split(t, w, "+")
+		for (i = 1; i <= n; i++)
+			if (w[i] != "-" && !((s, w[i]) in set))
+				return 0
+		return 1
 	}
 	# in_function(SITE, NAME): "site NAME" of guest/rcu-reliance.c.
 	function in_function(s, name,  n, c, f) {
@@ -135,7 +146,7 @@ mark() {
 		else if (base == "-")
 			origin = "unknown"
 		else
-			origin = key($4) in known ? "kernel" : "new"
+			origin = $4 in known && among($3, checks, $4) && among($2, contexts, $4) ? "kernel" : "new"
 		print $1, $2, $3, $4, origin, why
 	}
 	' "${2:-/dev/stdin}"
@@ -176,7 +187,7 @@ baseline)
 		"# console: \(.console)", "# date: \($date)",
 		"# made by: make reliance-baseline PROFILE=\(.profile) (scripts/reliance-idle.sh)"' "$run/run.json"
 	printf '%s\n' "$summary"
-	jq -r '(.findings.reliance // [])[].site' "$run/run.json" | awk "$KEY"'{ print key($0) }' | LC_ALL=C sort -u
+	jq -r '(.findings.reliance // [])[] | [.site, .check, .context] | @tsv' "$run/run.json" | LC_ALL=C sort -u
 	;;
 required)
 	shift
@@ -186,12 +197,11 @@ mark)
 	mark "$2" "${3:-}"
 	;;
 subtract)
-	mark "$2" "${3:-}" | awk -F'\t' -v OFS='\t' -v base="$2" "$KEY"'
+	mark "$2" "${3:-}" | awk -F'\t' -v OFS='\t' -v base="$2" '
 	$5 != "kernel" { print $1, $2, $3, $4; next }
 	{
 		n++
-		k = key($4)
-		if (!(k in said)) { said[k] = 1; left = left " " k }
+		if (!($4 in said)) { said[$4] = 1; left = left " " $4 }
 	}
 	END { printf "# %d site(s) also in the idle boot (%s), left out:%s\n", n, base, left }
 	'

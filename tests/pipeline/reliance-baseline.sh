@@ -4,10 +4,11 @@
 # "under-test" (a site the plans require, a FILE:FUNCTION mark, a
 # module's: whatever the baseline says), "kernel" or "new", "unknown"
 # with no baseline; "subtract" leaves out the rows the baseline names
-# (the code under test's never) and says which; "baseline" names each
-# site of a run's reliance rows (run.json) by its function (offsets and
-# clone suffixes gone), once, under lines that say where they came from,
-# and refuses a console without a complete report and a run that lists a
+# (the code under test's never) and says which; "mark" matches a site,
+# offset and size included, with the checks and contexts of the row
+# among the baseline's; "baseline" lists each site of a run's reliance
+# rows (run.json) with its check and context, once, under lines that say
+# where they came from, and refuses a console without a complete report and a run that lists a
 # site of the code under test.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -30,11 +31,15 @@ printf 'program rcu-reliance --reset\nprogram rcu-reliance a site f absent b abs
 
 # A baseline that names the seed sites (made by hand, or on an idle boot
 # that ran XDP) beside genuine kernel helpers: the seed sites, a mark, a
-# module's site stay under test; the helpers, clones too, are the
-# kernel's.
-printf '# the kernel of an idle boot\n%s\n' __dev_map_lookup_elem kernel/bpf/devmap.c:__dev_flush \
-	kernel/bpf/cpumap.c:bq_flush_to_queue __module_address helper 'bq_flush_to_queue_x [m]' \
-	kernel/bpf/x.c:marked_elsewhere >"$work/base"
+# module's site stay under test; a helper is the kernel's only at the
+# same offset and size, under the baseline's checks, in its contexts.
+printf '# the kernel of an idle boot\n' >"$work/base"
+printf '%s\t%s\t%s\n' '__dev_map_lookup_elem+0x9e/0xe4' bh_held bh+rcu_read_lock_bh \
+	kernel/bpf/devmap.c:__dev_flush marked softirq kernel/bpf/cpumap.c:bq_flush_to_queue marked softirq \
+	'__module_address+0x1a/0x90' sched_held preempt+spinlock \
+	'helper.constprop.0+0x1a/0x40' sched_held preempt \
+	'bq_flush_to_queue_x+0x1a/0x40 [m]' sched_held preempt \
+	kernel/bpf/x.c:marked_elsewhere marked softirq >>"$work/base"
 printf '%s\t%s\t%s\t%s\n' \
 	39821 bh+rcu_read_lock_bh bh_held '__dev_map_lookup_elem+0x9e/0xe4' \
 	17188 softirq marked kernel/bpf/cpumap.c:bq_flush_to_queue \
@@ -43,27 +48,40 @@ printf '%s\t%s\t%s\t%s\n' \
 	5 preempt sched_held 'helper.constprop.0+0x1a/0x40' \
 	4 softirq marked kernel/bpf/x.c:marked_elsewhere \
 	3 preempt sched_held 'bq_flush_to_queue_x+0x1a/0x40 [m]' \
-	2 bh bh_held 'new_reader+0x10/0x20' >"$work/tsv"
-got=$("$bin" mark "$work/base" <"$work/tsv" | cut -f4-)
-want=$(printf '%s\t%s\t%s\n' \
-	'__dev_map_lookup_elem+0x9e/0xe4' under-test '__dev_map_lookup_elem (run.plan)' \
-	kernel/bpf/cpumap.c:bq_flush_to_queue under-test \
+	2 bh bh_held 'new_reader+0x10/0x20' \
+	1 preempt sched_held 'helper.constprop.0+0x2a/0x40' \
+	1 preempt sched_held 'helper.constprop.0+0x1a/0x60' \
+	1 preempt sched_held 'helper.isra.0+0x1a/0x40' \
+	1 preempt any_held '__module_address+0x1a/0x90' \
+	1 irq+preempt sched_held '__module_address+0x1a/0x90' >"$work/tsv"
+got=$("$bin" mark "$work/base" <"$work/tsv" | cut -f2-)
+want=$(printf '%s\t%s\t%s\t%s\t%s\n' \
+	bh+rcu_read_lock_bh bh_held '__dev_map_lookup_elem+0x9e/0xe4' under-test '__dev_map_lookup_elem (run.plan)' \
+	softirq marked kernel/bpf/cpumap.c:bq_flush_to_queue under-test \
 	'site kernel/bpf/cpumap.c:bq_flush_to_queue (check.plan, mutants-xdp-reliance.plan)' \
-	kernel/bpf/devmap.c:__dev_flush under-test \
+	softirq marked kernel/bpf/devmap.c:__dev_flush under-test \
 	'site kernel/bpf/devmap.c:__dev_flush (check.plan, mutants-xdp-reliance.plan)' \
-	'__module_address+0x1a/0x90' kernel '' 'helper.constprop.0+0x1a/0x40' kernel '' \
-	kernel/bpf/x.c:marked_elsewhere under-test 'a FILE:FUNCTION mark' \
-	'bq_flush_to_queue_x+0x1a/0x40 [m]' under-test "a module's site" \
-	'new_reader+0x10/0x20' new '')
+	preempt sched_held '__module_address+0x1a/0x90' kernel '' \
+	preempt sched_held 'helper.constprop.0+0x1a/0x40' kernel '' \
+	softirq marked kernel/bpf/x.c:marked_elsewhere under-test 'a FILE:FUNCTION mark' \
+	preempt sched_held 'bq_flush_to_queue_x+0x1a/0x40 [m]' under-test "a module's site" \
+	bh bh_held 'new_reader+0x10/0x20' new '' \
+	preempt sched_held 'helper.constprop.0+0x2a/0x40' new '' \
+	preempt sched_held 'helper.constprop.0+0x1a/0x60' new '' \
+	preempt sched_held 'helper.isra.0+0x1a/0x40' new '' \
+	preempt any_held '__module_address+0x1a/0x90' new '' \
+	irq+preempt sched_held '__module_address+0x1a/0x90' new '')
 [ "$got" = "$want" ] || printf 'mark gave\n%s\nnot\n%s\n' "$got" "$want"
 got=$("$bin" mark - "$work/tsv" | cut -f5 | paste -sd' ')
-[ "$got" = "under-test under-test under-test unknown unknown under-test under-test unknown" ] ||
+[ "$got" = "under-test under-test under-test unknown unknown under-test under-test unknown unknown unknown unknown unknown unknown" ] ||
 	echo "mark without a baseline gave: $got"
 got=$("$bin" subtract "$work/base" "$work/tsv" | cut -f4)
 want=$(printf '%s\n' '__dev_map_lookup_elem+0x9e/0xe4' kernel/bpf/cpumap.c:bq_flush_to_queue \
 	kernel/bpf/devmap.c:__dev_flush kernel/bpf/x.c:marked_elsewhere \
-	'bq_flush_to_queue_x+0x1a/0x40 [m]' new_reader+0x10/0x20
-	echo "# 2 site(s) also in the idle boot ($work/base), left out: __module_address helper")
+	'bq_flush_to_queue_x+0x1a/0x40 [m]' new_reader+0x10/0x20 'helper.constprop.0+0x2a/0x40' \
+	'helper.constprop.0+0x1a/0x60' 'helper.isra.0+0x1a/0x40' '__module_address+0x1a/0x90' \
+	'__module_address+0x1a/0x90'
+	echo "# 2 site(s) also in the idle boot ($work/base), left out: __module_address+0x1a/0x90 helper.constprop.0+0x1a/0x40")
 [ "$got" = "$want" ] || printf 'subtract gave\n%s\nnot\n%s\n' "$got" "$want"
 "$bin" subtract "$work/nope" "$work/tsv" >/dev/null 2>&1 && echo "subtract without a baseline passed"
 "$bin" mark "$work/nope" "$work/tsv" >/dev/null 2>&1 && echo "mark without a baseline passed"
@@ -81,9 +99,8 @@ echo '{"plan": "reliance-idle", "tree": "T", "tree_id": "f66a802457d61711", "pro
 	"$(site 'helper.isra.0+0x10/0x40'), $(site 'helper.constprop.0+0x1a/0x40')," \
 	"$(site '__module_address+0x1a/0x90'), $(site 'parsed_by_report_sh+0x1/0x2')" \
 	']}}' >"$work/run/run.json"
-keys='__module_address
-helper
-parsed_by_report_sh'
+keys=$(printf '%s\tsched_held\tpreempt\n' '__module_address+0x1a/0x90' 'helper.constprop.0+0x1a/0x40' \
+	'helper.isra.0+0x10/0x40' 'parsed_by_report_sh+0x1/0x2')
 "$bin" baseline "$work/run" >"$work/baseline" || echo "baseline of a complete report failed"
 for line in '# profile: emulate-4.19' '# kernel: 6.12.118-rcuvet #1 SMP PREEMPT' \
 	'# config: 0123456789ab' '# verdict: PASS' '# tree: T' '# tree_id: f66a802457d61711' \
