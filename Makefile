@@ -27,7 +27,7 @@ ifdef PROFILE
 PROFILES := $(PROFILE)
 endif
 export PROFILES TREE KSRC PATCHES PLAN JOBS REPEAT BENCH_NAME FRESH MUTANTS
-export CONTROLS_PROFILE ARTIFACT_URL TSC_KHZ LAVA_DEVICE_TYPE
+export CONTROLS_PROFILE ARTIFACT_URL TSC_KHZ LAVA_DEVICE_TYPE FORCE
 export LAVA LAVA_POLL LAVA_ARTIFACT_PORT
 
 S := scripts
@@ -75,6 +75,7 @@ cpumap-bug: setup
 # The reliance report's idle baselines: a boot per profile that runs no
 # test; its sites, the kernel's own, go to configs/reliance-baseline-TREE-
 # PROFILE.txt, which the report marks (docs/emulate-4.19.md).  Commit them.
+# FORCE=1 writes one from a boot that failed or lost hits (the report says so).
 reliance-baseline: setup
 	@$(S)/reliance-idle.sh
 

@@ -15,8 +15,10 @@
 # report.sh parsed from the console (one parser for both), and puts them
 # under "# " lines that say where they came from (tree and tree_id,
 # profile, kernel, config, rcuvet's commit, date, the report's own
-# summary); it fails when the console has no complete report, and when
-# a site is of the code under test (below).  report.sh applies a
+# summary); it fails when the console has no complete report, when a
+# site is of the code under test (below), and, unless FORCE=1, when the
+# idle boot's verdict is not PASS, its report lost hits or lockdep was
+# off (the header's "# flaws:" line says which).  report.sh applies a
 # baseline only to a run of the same tree_id, config sha1, kernel release
 # and profile.  "mark" reads the reliance rows that scripts/report.sh
 # makes (HITS CONTEXT CHECK SITE, tab-separated; standard input without
@@ -169,6 +171,25 @@ baseline)
 		grep -v ': # RCU readers relying' | sed 's/^rcu-reliance: #/# report:/') || true
 	grep -qE '^# report: [0-9]+ sites?\b' <<<"$summary" ||
 		{ echo "reliance-baseline.sh: no complete reliance report in $run/console.log" >&2; exit 1; }
+	# An idle boot that failed, lost hits or had lockdep off may miss some
+	# of the kernel's sites: refused, unless FORCE=1, and then said in the
+	# header ("# flaws:"), which the report shows.
+	flaws=$(awk '
+		/^# report: lockdep is off/ { printf "lockdep was off; " }
+		{
+			while (match($0, /[0-9]+ (hits lost|not recorded)/)) {
+				lost += substr($0, RSTART, RLENGTH) + 0
+				$0 = substr($0, RSTART + RLENGTH)
+			}
+		}
+		END { if (lost) printf "%d hits lost; ", lost }' <<<"$summary")
+	verdict=$(jq -r .verdict "$run/run.json")
+	[ "$verdict" = PASS ] || flaws="verdict $verdict; $flaws"
+	flaws=${flaws%; }
+	[ -z "$flaws" ] || [ "${FORCE:-0}" = 1 ] || {
+		echo "reliance-baseline.sh: the idle boot of $run/console.log may miss sites of the kernel ($flaws): no baseline; FORCE=1 writes it all the same" >&2
+		exit 1
+	}
 	# Never a site of the code under test: the plans require it, or it is
 	# a mark or a module's, and an idle boot that ran it is no baseline.
 	tested=$(jq -r '(.findings.reliance // [])[] | [.hits, .context, .check, .site] | @tsv' "$run/run.json" |
@@ -179,11 +200,12 @@ baseline)
 		exit 1
 	}
 	jq -r --arg date "$(date -u +%FT%TZ)" \
-		--arg rcuvet "$(git -C "$(dirname "$0")" describe --always --dirty 2>/dev/null || echo unknown)" '
+		--arg flaws "$flaws" --arg rcuvet "$(git -C "$(dirname "$0")" describe --always --dirty 2>/dev/null || echo unknown)" '
 		"# The kernel'"'"'s own sites of the reliance report: an idle boot (plan \(.plan))",
 		"# tree: \(.tree)", "# tree_id: \(.tree_id // "unknown")", "# profile: \(.profile)",
 		"# kernel: \(.kernel // "unknown") \(.kernel_build // "")",
 		"# config: \(.config.sha1 // "unknown")", "# verdict: \(.verdict)", "# rcuvet: \($rcuvet)",
+		"# flaws: \(if $flaws == "" then "none" else "\($flaws) (written with FORCE=1)" end)",
 		"# console: \(.console)", "# date: \($date)",
 		"# made by: make reliance-baseline PROFILE=\(.profile) (scripts/reliance-idle.sh)"' "$run/run.json"
 	printf '%s\n' "$summary"

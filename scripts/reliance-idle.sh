@@ -9,8 +9,9 @@
 # reliance_baseline_file (configs/reliance-baseline-TREE-PROFILE.txt).
 # report.sh marks them in every later run's report.  Commit the files:
 # measured data, made again when the kernel changes.  Fails if a boot
-# printed no complete report, or listed a site of the code under test
-# (that profile's file is left as it was).
+# printed no complete report, or listed a site of the code under test,
+# and, unless FORCE=1, if it failed, its report lost hits or lockdep was
+# off (that profile's file is left as it was; reliance-baseline.sh).
 . "$(dirname "$0")/lib.sh"
 
 profiles=${PROFILES:-debug nopreempt emulate-4.19}

@@ -36,8 +36,11 @@ def xdp_of:
 # reliance report (scripts/reliance-baseline.sh baseline): where it is,
 # whether it is there, and from its "# KEY: " lines the tree, kernel,
 # config and date of the boot it came from; sites, how many it names;
-# stale, why it was not applied (report.sh: another tree, config, kernel
-# or profile than the run's), or null.
+# flaws, why its idle boot may have missed sites of the kernel (failed,
+# lost hits, lockdep off: written with FORCE=1), or null (none, or a
+# baseline older than that line); stale, why it was not applied
+# (report.sh: another tree, config, kernel or profile than the run's), or
+# null.
 def baseline_of($file; $found; $text; $stale):
 	($text | split("\n")) as $l
 	| def field($k): [$l[] | select(startswith("# \($k): ")) | ltrimstr("# \($k): ")][0] // null;
@@ -45,8 +48,9 @@ def baseline_of($file; $found; $text; $stale):
 	+ if $found then {
 		tree_id: field("tree_id"), kernel: field("kernel"), config: field("config"),
 		date: field("date"), sites: [$l[] | select(. != "" and (startswith("#") | not))] | length,
+		flaws: (field("flaws") | if . == "none" then null else . end),
 		stale: (if $stale == "" then null else $stale end)
-	  } else {tree_id: null, kernel: null, config: null, date: null, sites: null, stale: null} end;
+	  } else {tree_id: null, kernel: null, config: null, date: null, sites: null, flaws: null, stale: null} end;
 
 # ---- the invocation's report -----------------------------------------
 
@@ -253,6 +257,8 @@ def reliance_run_md($sites):
 		" \($mine | map(select(.origin == "kernel")) | length) the kernel's own, left out"
 		+ " (in `\($b.file)`, \($b.sites) sites of an idle boot of \($b.kernel // "an unknown kernel")"
 		+ ", config \($b.config // "unknown"), \($b.date // "undated")"
+		+ (if $b.flaws != null then "; **from a flawed idle boot: \($b.flaws)**, so some of the kernel's"
+		   + " own may be counted new" else "" end)
 		+ "), \($mine | map(select(.origin == "new")) | length) new"
 	  else
 		" **no idle baseline** for this tree and profile (`\($b.file)` does not exist;"

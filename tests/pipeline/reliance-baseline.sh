@@ -11,6 +11,7 @@
 # where they came from, and refuses a console without a complete report and a run that lists a
 # site of the code under test.
 set -u
+unset FORCE
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$root/scripts/reliance-baseline.sh
 work=$(mktemp -d)
@@ -125,6 +126,27 @@ sed 's/^/[ 9.2] rcu-reliance: /' "$root/tests/rcu-reliance/empty.txt" >"$work/ru
 jq '.findings.reliance = []' "$work/run/run.json" >"$work/run.json" && mv "$work/run.json" "$work/run/"
 "$bin" baseline "$work/run" >"$work/baseline" || echo "baseline of an empty report failed"
 ! grep -v '^#' "$work/baseline" || echo "baseline of an empty report names a site"
+grep -qxF '# flaws: none' "$work/baseline" || echo "baseline of a complete report does not say '# flaws: none'"
+# An idle boot that lost hits, had lockdep off or failed: no baseline,
+# unless FORCE=1, and then its header says so.
+for c in lost:'3 hits lost' unknown:'2 hits lost' lockdep-off:'lockdep was off' fail:'verdict FAIL'; do
+	if [ "${c%%:*}" = fail ]; then
+		sed 's/^/[ 9.2] rcu-reliance: /' "$root/tests/rcu-reliance/empty.txt" >"$work/run/console.log"
+		jq '.verdict = "FAIL"' "$work/kernel-only.json" >"$work/run/run.json"
+	else
+		sed 's/^/[ 9.2] rcu-reliance: /' "$root/tests/rcu-reliance/${c%%:*}.txt" >"$work/run/console.log"
+		cp "$work/kernel-only.json" "$work/run/run.json"
+	fi
+	if "$bin" baseline "$work/run" >/dev/null 2>"$work/err"; then
+		echo "baseline of an idle boot with ${c#*:} passed"
+	else
+		grep -qF "(${c#*:}): no baseline; FORCE=1" "$work/err" || echo "baseline refused ${c%%:*} saying: $(cat "$work/err")"
+	fi
+	FORCE=1 "$bin" baseline "$work/run" >"$work/baseline" 2>/dev/null || echo "FORCE=1 baseline of ${c%%:*} failed"
+	grep -qxF "# flaws: ${c#*:} (written with FORCE=1)" "$work/baseline" ||
+		echo "FORCE=1 baseline of ${c%%:*} says $(grep '^# flaws' "$work/baseline")"
+done
+cp "$work/kernel-only.json" "$work/run/run.json"
 sed 's/^/[ 9.2] rcu-reliance: /' "$root/tests/rcu-reliance/truncated.txt" >"$work/run/console.log"
 "$bin" baseline "$work/run" >/dev/null 2>&1 && echo "baseline of a truncated report passed"
 "$bin" 2>/dev/null && echo "no arguments passed"
