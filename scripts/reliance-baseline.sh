@@ -3,7 +3,6 @@
 # reliance-baseline.sh baseline RUNDIR
 # reliance-baseline.sh required [PLAN...]
 # reliance-baseline.sh mark BASELINE|- [TSV]
-# reliance-baseline.sh subtract BASELINE [TSV]
 #
 # The kernel relies on RCU flavor consolidation itself, so the reliance
 # report (guest/rcu-reliance, kernel/patches/0002-*) lists its sites
@@ -25,9 +24,9 @@
 # TSV) and prints each with two more columns: its origin, "under-test"
 # (the code under test, whatever BASELINE says; the sixth column says
 # why), else "kernel" when BASELINE names its site, "new" when not, and
-# "unknown" when BASELINE is "-" (no baseline applied).  "subtract"
-# prints the rows that are not the kernel's, then "# N site(s) also in
-# the idle boot (BASELINE), left out: SITE ...".
+# "unknown" when BASELINE is "-" (no baseline applied).  By hand, a
+# run's rows without the kernel's own: "mark BASELINE TSV | awk -F'\t'
+# '$5 != "kernel"'".
 #
 # The code under test, never the kernel's own (never left out of a
 # report): a site that a plan's rcu-reliance step requires, a
@@ -53,7 +52,7 @@
 # moved code errs on the safe side: its sites are new.
 set -euo pipefail
 
-usage="usage: reliance-baseline.sh baseline RUNDIR | required [PLAN...] | mark BASELINE|- [TSV] | subtract BASELINE [TSV]"
+usage="usage: reliance-baseline.sh baseline RUNDIR | required [PLAN...] | mark BASELINE|- [TSV]"
 plans=$(cd "$(dirname "$0")/../configs/plans" && pwd)
 
 # required [PLAN...]: "CHECK<TAB>PLAN, PLAN" for each check of a plan's
@@ -155,13 +154,6 @@ mark() {
 }
 
 case ${1:-} in
-mark | subtract)
-	[ $# -eq 2 ] || [ $# -eq 3 ] || { echo "$usage" >&2; exit 2; }
-	[ -f "$2" ] || [ "$1$2" = mark- ] || { echo "reliance-baseline.sh: no baseline $2" >&2; exit 2; }
-	;;
-esac
-
-case ${1:-} in
 baseline)
 	[ $# -eq 2 ] || { echo "$usage" >&2; exit 2; }
 	run=$2
@@ -216,17 +208,9 @@ required)
 	required "$@"
 	;;
 mark)
+	[ $# -eq 2 ] || [ $# -eq 3 ] || { echo "$usage" >&2; exit 2; }
+	[ -f "$2" ] || [ "$2" = - ] || { echo "reliance-baseline.sh: no baseline $2" >&2; exit 2; }
 	mark "$2" "${3:-}"
-	;;
-subtract)
-	mark "$2" "${3:-}" | awk -F'\t' -v OFS='\t' -v base="$2" '
-	$5 != "kernel" { print $1, $2, $3, $4; next }
-	{
-		n++
-		if (!($4 in said)) { said[$4] = 1; left = left " " $4 }
-	}
-	END { printf "# %d site(s) also in the idle boot (%s), left out:%s\n", n, base, left }
-	'
 	;;
 *)
 	echo "$usage" >&2
