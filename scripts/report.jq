@@ -410,6 +410,18 @@ def groups(f):
 		| .by[$k] += [$x])
 	| .by as $by | [.keys[] | $by[.]];
 
+# terminal_notes: a line per run with reliance sites but no idle baseline
+# applied (none, or a stale one), so that none is known to be the
+# kernel's own.
+def terminal_notes:
+	.findings.reliance as $r
+	| .runs[] | .name as $n | .reliance_baseline as $b
+	| ([$r[] | select(.run == $n)] | length) as $k
+	| select($k > 0 and $b != null and (($b.found | not) or $b.stale != null))
+	| "rcuvet: \($n): \(plural($k; "reliance site")), "
+	+ (if $b.found then "stale idle baseline (\($b.stale))" else "no idle baseline" end)
+	+ ": none known to be the kernel's own (make reliance-baseline PROFILE=\(.profile))";
+
 # terminal_failures: a line per failure, at most 8 per run and suite.
 def terminal_failures:
 	.failures | groups([.where, .suite])[]

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # summary JSON TSV...: the closing lines of an invocation: every failure
-# of its report (JSON, report-json.sh), a line each with its reason, then
+# of its report (JSON, report-json.sh), a line each with its reason, a
+# line per run whose reliance sites had no idle baseline applied, then
 # the plain closing line over every test row of the given results files;
 # exits 1 if any failed or if a file is missing.
 . "$(dirname "$0")/lib.sh"
@@ -26,6 +27,8 @@ if ! jq -r -L "$RCUVET_ROOT/scripts" 'include "report"; terminal_failures' "$jso
 		printf "FAILED: %s: %s %s\n", where, $2, $5
 	}' /dev/null "${existing[@]}"
 fi
+# Runs whose reliance sites had no idle baseline applied.
+jq -r -L "$RCUVET_ROOT/scripts" 'include "report"; terminal_notes' "$json" 2>/dev/null || true
 awk -F'\t' -v missing=$missing '
 	{ n[$3]++ }
 	END {
