@@ -170,14 +170,26 @@ control_plans() {
 # go test reuses a cached pass; FRESH=1 boots anyway, make repeat always.
 BOOT_CACHE=$BUILD/boot-cache
 
-# boot_key PLAN: the hash of the kernel, initramfs, profile, plan and boot
-# script of the loaded profile's boot of PLAN.
+# profile_sources FILE: FILE and the profiles it sources, a line each
+# (". ${BASH_SOURCE[0]%/*}/NAME.profile": perf-full-emulate), theirs too.
+profile_sources() {
+	local f
+
+	printf '%s\n' "$1"
+	for f in $(sed -n 's|^\. .*/\([A-Za-z0-9_.-]*\.profile\)"\{0,1\}$|\1|p' "$1"); do
+		profile_sources "$(dirname "$1")/$f"
+	done
+}
+
+# boot_key PLAN: the hash of the kernel, initramfs, profile (the files it
+# is made of), plan and boot script of the loaded profile's boot of PLAN.
 boot_key() {
-	local plans
+	local plans profiles
 
 	mapfile -t plans < <(plan_files "$1")
+	mapfile -t profiles < <(profile_sources "$(profile_file "$PROFILE")")
 	hash_of "$KOBJ/arch/x86/boot/bzImage" "$OBJ/initramfs.cpio" \
-		"$(profile_file "$PROFILE")" "$RCUVET_ROOT/scripts/boot.sh" "${plans[@]}"
+		"${profiles[@]}" "$RCUVET_ROOT/scripts/boot.sh" "${plans[@]}"
 }
 
 # boot_cache_dir OUTDIR: where the console of OUTDIR's boot is kept.

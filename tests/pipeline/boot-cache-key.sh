@@ -42,3 +42,21 @@ echo initramfs2 >"$OBJ/initramfs.cpio"
 # shellcheck disable=SC2034 # boot_key reads it
 PROFILE=nopreempt
 [ "$(key check)" != "$base" ] || echo "another profile has the same key"
+# A profile made of another (perf-full-emulate sources perf-full): a
+# change to the one it sources changes its key; a profile that sources
+# none keeps the key of its file alone.
+mkdir -p "$BUILD/profiles"
+echo 'CMDLINE=a' >"$BUILD/profiles/rcuvet-test-base.profile"
+# shellcheck disable=SC2016 # the profile's own text
+printf '%s\n' '. "${BASH_SOURCE[0]%/*}/rcuvet-test-base.profile"' 'FRAGMENTS="$FRAGMENTS x"' \
+	>"$BUILD/profiles/rcuvet-test-child.profile"
+# shellcheck disable=SC2034 # boot_key reads it
+PROFILE=rcuvet-test-child
+child=$(key check)
+echo 'CMDLINE=b' >"$BUILD/profiles/rcuvet-test-base.profile"
+[ "$(key check)" != "$child" ] || echo "a change to the profile a profile sources left its key"
+# shellcheck disable=SC2034 # boot_key reads it
+PROFILE=debug
+[ "$(key check)" = "$(hash_of "$KOBJ/arch/x86/boot/bzImage" "$OBJ/initramfs.cpio" \
+	"$(profile_file debug)" "$RCUVET_ROOT/scripts/boot.sh" "$RCUVET_ROOT/configs/plans/check.plan")" ] ||
+	echo "the key of a profile that sources none is not that of its file alone"
