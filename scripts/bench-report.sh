@@ -87,16 +87,56 @@ plot() {
 	done
 }
 
+# config_options CONFIG: its options, "CONFIG_X=value" a line ("n" when
+# not set), sorted.
+config_options() {
+	sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*\)=\(.*\)/\1=\2/p' \
+		-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1=n/p' "$1" | LC_ALL=C sort
+}
+
+# config_differs A B: the options whose values differ between the
+# configs of runs A and B (OUTDIR/NAME/config, as vet.sh keeps them),
+# space-separated; "?" if either is missing.
+config_differs() {
+	local a=$out/$1/config b=$out/$2/config
+
+	if [ ! -f "$a" ] || [ ! -f "$b" ]; then
+		echo "?"
+		return
+	fi
+	{ diff <(config_options "$a") <(config_options "$b") || true; } |
+		sed -n 's/^[<>] \(CONFIG_[A-Za-z0-9_]*\)=.*/\1/p' | LC_ALL=C sort -u | paste -sd' ' -
+}
+
 # compiled_in: each profile NAME-emulate against NAME, when both ran: the
 # v4.19 emulation (kernel/patches/0001-*) compiled in, not enabled, in
 # the same kernel otherwise.  Two boots: a reader's cost is read as its
 # ratio to preempt_disable in its own boot (code the option does not
 # touch), and "emulate / base" is the ratio of the two ratios, what the
-# option costs; readers whose code it does not touch (SRCU, Tasks Trace,
-# bh, irq) show the noise between two boots.  Grace periods in ms, as
-# measured, and their ratio.
+# option costs.  The readers whose code it does not touch (all but
+# rcu_read_lock's __rcu_read_lock()/__rcu_read_unlock(): rcuvet's
+# rcu_read_lock and refscale's rcu) give the noise between the two
+# boots, a band that each touched reader's ratio is inside or outside.
+# Grace periods in ms, as measured, and their ratio.  The heading says
+# which options the two kernels' configs differ in: anything but
+# CONFIG_RCU_EMULATE_UNCONSOLIDATED makes it no measurement of the option
+# alone.
 compiled_in() {
-	awk -F, '
+	local p b differs=
+
+	for p in $(cut -d, -f1 "$csv" | sort -u); do
+		b=${p%-emulate}
+		[ "$b" != "$p" ] || continue
+		differs="$differs$p=$(config_differs "$b" "$p")"$'\n'
+	done
+	DIFFERS=$differs awk -F, '
+	BEGIN {
+		n = split(ENVIRON["DIFFERS"], l, "\n")
+		for (i = 1; i <= n; i++)
+			if (l[i] != "")
+				differs[substr(l[i], 1, index(l[i], "=") - 1)] = substr(l[i], index(l[i], "=") + 1)
+		touched["rcuvet/rcu_read_lock"] = touched["refscale/rcu"] = 1
+	}
 	function f(x) {
 		return x >= 100 ? sprintf("%.0f", x) : x >= 10 ? sprintf("%.1f", x) : sprintf("%.2f", x)
 	}
@@ -117,23 +157,57 @@ compiled_in() {
 		if (r == "rcuvet/preempt_disable") pd[$1] = $5 / 1000
 	}
 	END {
+		opt = "CONFIG_RCU_EMULATE_UNCONSOLIDATED"
 		for (i = 1; i <= np; i++) {
 			e = profs[i]; b = e
 			if (!sub(/-emulate$/, "", b) || !(b in seen))
 				continue
 			printf "\n### The v4.19 emulation compiled in, not enabled: %s against %s\n\n", e, b
+			d = differs[e]
+			if (d == opt)
+				printf "The two kernels'"'"' configs differ in `%s` alone.\n", opt
+			else if (d == "?" || d == "")
+				printf "**Not checked that the two kernels differ only by `%s`**: %s.\n", opt,
+					d == "?" ? "the config of one of the runs is missing" : "their configs are the same"
+			else
+				printf "**Not a measurement of the option alone**: the two kernels'"'"' configs differ in %s.\n", d
 			print "Readers: the cost as a multiple of `preempt_disable()` in the same boot; grace periods in ms."
-			print "\"emulate / base\" is what the option costs; kinds whose code it does not touch show the noise between two boots.\n"
+			print "\"emulate / base\" is what the option costs, from one boot of each (another `make bench` shows the spread between boots).\n"
 			printf "| source/kind | %s | %s | emulate / base |\n|---|---|---|---|\n", b, e
+			lo = hi = ""; nu = nt = 0
 			for (r = 1; r <= nr; r++) {
 				x = v(b, rows[r]); y = v(e, rows[r])
 				if (x == "" && y == "")
 					continue
 				u = metric[rows[r]] == "gp_ns" ? " ms" : ""
 				pre = u == "" ? "x" : ""
+				q = x > 0 && y != "" ? y / x : ""
 				printf "| %s | %s | %s | %s |\n", rows[r], (x == "" ? "-" : pre f(x) u),
-					(y == "" ? "-" : pre f(y) u), (x > 0 && y != "" ? sprintf("x%.3f", y / x) : "-")
+					(y == "" ? "-" : pre f(y) u), (q == "" ? "-" : sprintf("x%.3f", q))
+				if (q == "" || u != "" || rows[r] == "rcuvet/preempt_disable")
+					continue
+				if (rows[r] in touched) {
+					tk[++nt] = rows[r]; tq[nt] = q
+				} else {
+					nu++
+					if (lo == "" || q < lo) lo = q
+					if (hi == "" || q > hi) hi = q
+				}
 			}
+			if (nu < 2) {
+				printf "\nNo noise band: %d reader kind(s) that the option does not touch were measured in both.\n", nu
+				continue
+			}
+			printf "\nNoise between the two boots: \"emulate / base\" of the %d reader kinds the option does not touch (all but `rcu_read_lock`, refscale'"'"'s `rcu`; `preempt_disable` is the unit) is x%.3f to x%.3f.", nu, lo, hi
+			# As printed, to three decimals.
+			lo = sprintf("%.3f", lo) + 0
+			hi = sprintf("%.3f", hi) + 0
+			for (t = 1; t <= nt; t++) {
+				q = sprintf("%.3f", tq[t]) + 0
+				out = (q < lo || q > hi) ? "**outside**" : "inside"
+				printf " `%s`, x%.3f: %s the band.", tk[t], tq[t], out
+			}
+			print ""
 		}
 	}' "$csv"
 }
