@@ -15,6 +15,7 @@
 # boot cache: a rerun with nothing changed judges it again instead of
 # booting.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/mutant-killer.sh"
 
 dir=$RCUVET_ROOT/kernel/patches/mutants
 out=$RESULTS/mutants
@@ -78,28 +79,6 @@ for m in "${all[@]}"; do
 	"$RCUVET_ROOT/scripts/validate.sh" -p "mutant-$m" -P "$(header "$dir/$m.patch" Mutant-plan)"
 done
 
-# killer OUTDIR GLOB: the failed tests of a run that match GLOB (or the
-# verdict line that says TEXT, for a GLOB "splat: TEXT"), or else what
-# failed instead.
-killer() {
-	local hit t
-
-	if [ "${2#splat: }" != "$2" ]; then
-		hit=$(grep -m1 -F -- "${2#splat: }" "$1/verdict.txt" | sed 's/^FAIL: //' || true)
-	else
-		hit=$(awk -F'\t' '$3 == "fail" { print $2 }' "$1/results.tsv" |
-			while read -r t; do
-				# shellcheck disable=SC2053 # a glob
-				if [[ $t == $2 ]]; then echo "$t"; fi
-			done | head -3 | paste -sd, -)
-	fi
-	if [ -n "$hit" ]; then
-		echo "killed by $hit"
-	else
-		echo "not by '$2' but: $(grep -m2 '^FAIL' "$1/verdict.txt" | sed 's/^FAIL: //' | paste -sd';' -)"
-	fi
-}
-
 : >"$tsv"
 for m in "${all[@]}"; do
 	plan=$(header "$dir/$m.patch" Mutant-plan)
@@ -122,8 +101,5 @@ for m in "${all[@]}"; do
 	note "mutant $m: $why ($secs s)"
 done
 
-{
-	printf '# Kernel mutants\n\n| mutant | killed | by | time (s) |\n|---|---|---|---|\n'
-	awk -F'\t' '{ printf "| %s | %s | %s | %s |\n", $2, $3 == "pass" ? "yes" : "NO", $5, $4 }' "$tsv"
-} >"$out/report.md"
+mutants_table "$tsv" >"$out/report.md"
 finish "$tsv"
