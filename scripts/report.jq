@@ -329,7 +329,9 @@ def summary_md:
 			under_test_table($f.reliance)
 		 else empty end),
 		"",
-		(if ($rest | length) == 0 then
+		(if ($tested | length) == ($f.reliance | length) then
+			"No other site: every site is of the code under test."
+		 elif ($rest | length) == 0 then
 			"No other site: \(if ($tested | length) > 0 then "every other one" else "every site" end)"
 			+ " is the kernel's own (all under Full results)."
 		 else
