@@ -888,7 +888,7 @@ static void reliance_probe_helper(struct kunit *test)
 {
 	const struct reliance_probe_case *c;
 	unsigned long lost0, unknown0, helper, hits;
-	unsigned int sites, limit;
+	unsigned int sites, limit, failed;
 	char *report;
 
 	report = reliance_report(test);
@@ -900,7 +900,8 @@ static void reliance_probe_helper(struct kunit *test)
 	     c < reliance_probe_cases + ARRAY_SIZE(reliance_probe_cases); c++) {
 		c->run();
 		report = reliance_report(test);
-		KUNIT_EXPECT_EQ_MSG(test, READ_ONCE(reliance_helper_failed), 0U,
+		failed = READ_ONCE(reliance_helper_failed);
+		KUNIT_EXPECT_EQ_MSG(test, failed, 0U,
 				    "%s: the probe failed the helper's check",
 				    c->func);
 		reliance_listed(test, report, c->func, "sched_held", "preempt");
