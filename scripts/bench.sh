@@ -33,5 +33,11 @@ for p in $profiles; do
 	fi
 done
 "$RCUVET_ROOT/scripts/bench-report.sh" "$csv" "$out"
+# Each -emulate profile's read-side code against its base's, both built.
+for p in $profiles; do
+	b=${p%-emulate}
+	[ "$b" != "$p" ] && [[ " $profiles " == *" $b "* ]] || continue
+	"$RCUVET_ROOT/scripts/bench-code.sh" "$b" "$p" >>"$out/bench.md"
+done
 cat "$out/not-measured.md" >>"$out/bench.md"
 step "bench: ${out#"$RCUVET_ROOT"/}/bench.md ($(wc -l <"$csv") measurements)"

@@ -1,5 +1,5 @@
 # Benchmarks (make bench) on PREEMPT (full), without debugging options;
-# static keys patched as in a distribution kernel (jump-label).
+# static keys patched and -O2 as in a distribution kernel (jump-label, o2).
 DESCRIPTION="PREEMPT (full), no debug options: for make bench"
-FRAGMENTS="base rcu preempt jump-label"
+FRAGMENTS="base rcu preempt jump-label o2"
 BOOT_TIMEOUT=1800

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# scripts/bench-code.sh on two objects built here standing in for
+# perf-full's and perf-full-emulate's vmlinux: __rcu_read_lock() without
+# and with a call added to it must show the call (and its test) as added;
+# identical code must show nothing added; a missing vmlinux is "not
+# measured", never a row of zeros.
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# obj PROFILE C-SOURCE: PROFILE's "vmlinux", an object with __rcu_read_lock().
+obj() {
+	local dir=$work/build/debian/$1/kernel
+
+	mkdir -p "$dir"
+	printf '%s\n' "$2" >"$work/$1.c"
+	gcc -O2 -c -o "$dir/vmlinux" "$work/$1.c" || echo "gcc failed on $1"
+}
+
+base='int depth; void __rcu_read_lock(void) { depth++; } void __rcu_read_unlock(void) { depth--; }'
+obj perf-full "$base"
+obj perf-full-emulate 'int depth; extern int slow(void); void __rcu_read_lock(void) { depth++; if (slow()) __asm__ volatile("mfence"); } void __rcu_read_unlock(void) { depth--; }'
+obj perf-voluntary "$base"
+
+run() {
+	BUILD=$work/build RCUVET_KERNEL_BUILD= "$root/scripts/bench-code.sh" "$@" 2>&1
+}
+out=$(run perf-full perf-full-emulate)
+grep -q '^| `__rcu_read_lock` | [0-9]* instructions | [0-9]* | [^|]*call x1' <<<"$out" ||
+	echo "a call added to __rcu_read_lock is not shown as added: $out"
+grep -q '^| `__rcu_read_unlock` | [0-9]* instructions | [0-9]* | none | none |' <<<"$out" ||
+	echo "unchanged __rcu_read_unlock shows a change: $out"
+out=$(run perf-full perf-voluntary)
+[ "$(grep -c '| none | none |' <<<"$out")" -eq 2 ] ||
+	echo "identical code shows a change: $out"
+out=$(run perf-full perf-none)
+grep -q 'not measured' <<<"$out" || echo "a missing vmlinux is not 'not measured': $out"
