@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # initramfs PROFILE: busybox, /init, the guest programs, every test module
-# (ours and the tree's) and every plan, packed by the tree's gen_init_cpio.
+# (ours and the tree's), the tree's rcutorture kselftest and every plan,
+# packed by the tree's gen_init_cpio.
 . "$(dirname "$0")/lib.sh"
 
 load_profile "${1:?usage: initramfs.sh PROFILE}"
@@ -29,6 +30,24 @@ mkdir -p "$plans"
 		while read -r name path; do
 			echo "file /lib/modules/$name $path 644 0 0"
 		done
+	# The tree's rcutorture kselftest (kernel/patches/0004), laid out as
+	# kselftest installs it (the script finds ../kselftest/ktap_helpers.sh);
+	# plans run it as "program kselftest-rcutorture".  A tree without it
+	# (6.1, a KSRC= tree unpatched) gets a stand-in that skips, saying why.
+	ks=$TREE/tools/testing/selftests
+	if [ -f "$ks/rcutorture/rcutorture-smoke.sh" ]; then
+		for d in /kselftest /kselftest/rcutorture /kselftest/kselftest; do
+			echo "dir $d 755 0 0"
+		done
+		echo "file /kselftest/rcutorture/rcutorture-smoke.sh $ks/rcutorture/rcutorture-smoke.sh 755 0 0"
+		echo "file /kselftest/kselftest/ktap_helpers.sh $ks/kselftest/ktap_helpers.sh 644 0 0"
+		echo "slink /bin/kselftest-rcutorture /kselftest/rcutorture/rcutorture-smoke.sh 777 0 0"
+	else
+		printf '%s\n' '#!/bin/sh' 'echo "TAP version 13"' 'echo "1..1"' \
+			"echo \"ok 1 rcutorture-smoke # SKIP not in tree $TREE_NAME: kernel/patches/0004 is 6.12's\"" \
+			>"$OBJ/kselftest-rcutorture"
+		echo "file /bin/kselftest-rcutorture $OBJ/kselftest-rcutorture 755 0 0"
+	fi
 	# Host-only lines ("control: ...", "boot-timeout: ...") stay on the host.
 	for plan in "$RCUVET_ROOT"/configs/plans/*.plan; do
 		grep -vE '^[a-z-]+:' "$plan" >"$plans/$(basename "$plan")"

@@ -20,6 +20,9 @@
 # them =m): the tree is not there before the tree step, so they are named
 # here.  Ours are kernel/modules/*/NAME.c.
 TREE_MODULES="torture rcutorture rcuscale refscale"
+# Programs the patched tree gives the guest (initramfs.sh): the rcutorture
+# kselftest of kernel/patches/0004.
+TREE_PROGRAMS="kselftest-rcutorture"
 # The steps of guest/init.c's run_step, the host-only lines, and the
 # control: kinds of judge() in scripts/controls.sh.
 STEPS="kunit module program rmmod sleep wait-log kmemleak-clear kmemleak-scan expect-splat end-expect"
@@ -116,16 +119,17 @@ check_module() {
 
 guest='' applets=''
 
-# check_program AT NAME: NAME is a guest program (guest/Makefile) or a
-# busybox applet: initramfs.sh puts both in the guest's /bin.
+# check_program AT NAME: NAME is a guest program (guest/Makefile), one of
+# the tree's or a busybox applet: initramfs.sh puts them in the guest's /bin.
 check_program() {
 	[ -n "$2" ] || die "$1: names no program"
 	if [ -z "$guest" ]; then
 		guest=$(make -s --no-print-directory -C "$RCUVET_ROOT/guest" names)
 		[ ! -x /bin/busybox ] || applets=$(/bin/busybox --list)
 	fi
+	case " $TREE_PROGRAMS " in *" $2 "*) return 0 ;; esac
 	grep -qxF -- "$2" <<<"$guest"$'\n'"$applets" ||
-		die "$1: no program '$2'; programs: $(xargs <<<"$guest") (guest/) and busybox's applets"
+		die "$1: no program '$2'; programs: $(xargs <<<"$guest") (guest/), the tree's $TREE_PROGRAMS and busybox's applets"
 }
 
 # check_control AT KIND [ARG]: a line judge() in controls.sh knows.
