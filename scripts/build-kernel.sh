@@ -69,4 +69,6 @@ fi
 payload_fresh ||
 	die "the bzImage of '$PROFILE' does not hold the vmlinux just built (arch/x86/boot/compressed/piggy.o); delete $KOBJ and build again"
 note "kernel built in $(($(date +%s) - start)) s"
+# How long it took, for make torture's table.
+echo $(($(date +%s) - start)) >"$KOBJ/build-seconds"
 printf '%s\n' "$want" >"$stamp"

@@ -53,6 +53,11 @@ mkdir -p "$plans"
 		grep -vE '^[a-z-]+:' "$plan" >"$plans/$(basename "$plan")"
 		echo "file /etc/rcuvet/plans/$(basename "$plan") $plans/$(basename "$plan") 644 0 0"
 	done
+	# A plan written for this profile's boots (make torture's), if any.
+	if [ -f "$BUILD/plans/$PROFILE.plan" ]; then
+		grep -vE '^[a-z-]+:' "$BUILD/plans/$PROFILE.plan" >"$plans/$PROFILE.plan"
+		echo "file /etc/rcuvet/plans/$PROFILE.plan $plans/$PROFILE.plan 644 0 0"
+	fi
 } >"$list"
 # Every time stamp 0: the same inputs give the same archive, byte for
 # byte, which the boot cache (lib.sh) relies on.

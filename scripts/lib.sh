@@ -146,6 +146,8 @@ plan_files() {
 
 	for name in ${1//+/ }; do
 		f=$RCUVET_ROOT/configs/plans/$name.plan
+		# A plan written for one boot (make torture's) lives under build/.
+		[ -f "$f" ] || [ ! -f "$BUILD/plans/$name.plan" ] || f=$BUILD/plans/$name.plan
 		[ -f "$f" ] ||
 			die "unknown plan '$name'; plans: $(basename -s .plan "$RCUVET_ROOT"/configs/plans/*.plan | xargs)"
 		printf '%s\n' "$f"
@@ -241,7 +243,9 @@ list_profiles() {
 	done
 }
 
-# load_profile NAME: set PROFILE, FRAGMENTS, CMDLINE, QEMU_*, KOBJ (the
+# load_profile NAME: set PROFILE, FRAGMENTS, CMDLINE, QEMU_*, SUITES (all:
+# our suites of kernel/modules are built for its kernel; none: its guests
+# load only the tree's modules, make torture's scenarios), KOBJ (the
 # kernel's O= folder), OBJ (modules, initramfs) and OUT (results).  A
 # profile with KERNEL_OF=OTHER boots OTHER's kernel (with its fragments)
 # under its own command line, QEMU settings and plans: no second build.
@@ -268,7 +272,7 @@ load_profile() {
 	f=$(profile_file "$PROFILE")
 	[ -f "$f" ] || die "unknown profile '$PROFILE'; valid profiles: $(list_profiles | xargs)"
 	DESCRIPTION= FRAGMENTS= CMDLINE= KERNEL_OF= MUTANT_OF= MUTANT_PATCHES=
-	MUTANT_SCOPE=
+	MUTANT_SCOPE= SUITES=all
 	QEMU_SMP=2 QEMU_MEM=2G BOOT_TIMEOUT=900
 	KBUILD_ROOT=$SHARED_KBUILD_ROOT TREE=$SHARED_TREE TREE_ID=$SHARED_TREE_ID
 	API_TREE=$TREE API_TREE_ID=$TREE_ID
@@ -312,11 +316,18 @@ load_profile() {
 # RCUVET_TREE), where the tree needs more to give what the fragment asks
 # (6.1's tinyconfig picks an allocator KASAN cannot use).  None for 6.12,
 # the tree the fragments are written for.  Merged after the fragment and
-# checked like it (check-config.sh).
+# checked like it (check-config.sh).  A fragment named by its absolute
+# path is a file written for one profile (make torture's scenarios).
 fragment_files() {
 	local frag
 
 	for frag in $FRAGMENTS; do
+		if [[ $frag == /* ]]; then
+			[ -f "$frag" ] ||
+				die "profile '$PROFILE' names fragment $frag, which does not exist"
+			printf '%s\n' "$frag"
+			continue
+		fi
 		[ -f "$RCUVET_ROOT/configs/fragments/$frag.config" ] ||
 			die "profile '$PROFILE' names fragment '$frag', but configs/fragments/$frag.config does not exist"
 		printf '%s\n' "$RCUVET_ROOT/configs/fragments/$frag.config"
