@@ -6,6 +6,7 @@
 #   make bench      reader cost and grace-period latency per preemption model
 #   make repeat     the check plan REPEAT=10 times in a row: the flake hunt
 #   make mutants    every kernel mutant must be caught (MUTANTS=a,b: some)
+#   make torture    the tree's rcutorture scenarios under TCG (SCENARIOS=TREE01,SRCU-P: some)
 #
 # Variables: PROFILE=name or PROFILES="a b", TREE=6.12 (the default) or 6.1
 # (Debian's linux-source-6.1, patched by kernel/patches/series-6.1),
@@ -13,7 +14,9 @@
 # kernel/patches/series, with TREE=6.1 series-6.1, to a copy of it), PLAN=name
 # (run's plan, default "run"), JOBS=n, REPEAT=n (make repeat's rounds),
 # BENCH_NAME=dir (make bench's results/ folder, default "bench"), FRESH=1
-# (make check boots again where nothing changed since a boot that passed).
+# (make check boots again where nothing changed since a boot that passed),
+# SCENARIOS=A,B, TORTURE_DURATION=seconds (default 60) and
+# TORTURE_MAX_CPUS=n (default: the host's CPUs) for make torture.
 #
 # LAVA (docs/scale-out.md): make lava-jobs ARTIFACT_URL=prefix writes a LAVA
 # job per boot of make check to results/lava/; make lava-validate also
@@ -27,6 +30,7 @@ ifdef PROFILE
 PROFILES := $(PROFILE)
 endif
 export PROFILES TREE KSRC PATCHES PLAN JOBS REPEAT BENCH_NAME FRESH MUTANTS
+export SCENARIOS TORTURE_DURATION TORTURE_MAX_CPUS
 export CONTROLS_PROFILE ARTIFACT_URL TSC_KHZ LAVA_DEVICE_TYPE FORCE
 export LAVA LAVA_POLL LAVA_ARTIFACT_PORT
 
@@ -54,6 +58,10 @@ repeat: setup
 
 mutants: setup
 	@$(ON_LAVA) $(S)/mutants.sh
+
+# The tree's rcutorture scenarios, each its own kernel (docs/torture.md).
+torture: setup
+	@$(S)/torture.sh
 
 setup:
 	@$(S)/setup.sh
@@ -102,6 +110,6 @@ coverage:
 clean:
 	rm -rf build results
 
-.PHONY: help run check bench repeat mutants setup profiles selftest-harness controls cpumap-bug \
+.PHONY: help run check bench repeat mutants torture setup profiles selftest-harness controls cpumap-bug \
 	reliance-baseline \
 	test-host coverage clean lava-jobs lava-validate lava-check

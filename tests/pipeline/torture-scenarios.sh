@@ -13,6 +13,7 @@ set -u
 . "$(dirname "$0")/../lib/torture-tree.sh"
 [ -n "$rcut" ] || { echo "no rcutorture scenarios: neither the pristine 6.12 tree nor /usr/src/linux-source-6.12.tar.xz"; exit 0; }
 cfg=$rcut/configs/rcu
+unset SCENARIOS
 export TORTURE_CONFIGS=$cfg TORTURE_DURATION=30 TORTURE_MAX_CPUS=2
 
 # scen NAME [VAR=VALUE...]: translate NAME; its files in $f, $p (profile), $l (plan), $r.
@@ -82,4 +83,9 @@ scen TREE04 TORTURE_MAX_CPUS=1 && echo "TREE04 on 1 vCPU was not skipped"
 grep -qs nohz_full "$BUILD/torture/TREE04/skip.txt" || echo "TREE04 on 1 vCPU: no reason in skip.txt"
 
 refused "unknown rcutorture scenario 'NOPE'; scenarios: " SCENARIOS=TREE01,NOPE scripts/torture.sh
+# No SCENARIOS: CFLIST's, checked the same.
+mkdir -p "$t/cfg"
+printf 'TREE01\nBOGUS\n' >"$t/cfg/CFLIST"
+touch "$t/cfg/TREE01"
+refused "unknown rcutorture scenario 'BOGUS'; scenarios: TREE01" TORTURE_CONFIGS="$t/cfg" scripts/torture.sh
 refused "TORTURE_DURATION is 'ten'" TORTURE_DURATION=ten SCENARIOS=TREE01 scripts/torture.sh
