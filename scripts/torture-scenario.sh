@@ -98,8 +98,9 @@ clip() {
 
 	for part in ${1//,/ }; do
 		lo=${part%-*} hi=${part#*-}
-		[ "$hi" != N ] || hi=$((cpus - 1))
 		[ "$lo" -lt "$cpus" ] || continue
+		# N, the last CPU, is one of the vCPUs whatever their number.
+		[ "$hi" != N ] || { out+=("$part"); continue; }
 		[ "$hi" -lt "$cpus" ] || hi=$((cpus - 1))
 		if [ "$lo" = "$hi" ]; then out+=("$lo"); else out+=("$lo-$hi"); fi
 	done
