@@ -43,7 +43,11 @@ pipe=${pipe:--}
 # The grace-period numbers, as parse-console.sh reads them.
 vers=$(grep -a 'torture:.*ver:' "$console" | grep -a -E -v '\(null\)|rtc: 000000000* ' |
 	sed -e 's/^.*ver: //' -e 's/ .*//' || true)
-gps=$(printf '%s\n' "$vers" | sed '/^$/d' | tail -n 1)
+# Grace periods: the last statistics line's, "VER:" too (rcutorture
+# capitalizes it when the writer made no progress since the line before,
+# as at rmmod, where the writer has stopped).
+gps=$(grep -a -E 'torture:.*(ver|VER): ' "$console" | sed -E -e 's/^.*(ver|VER): //' -e 's/ .*//' |
+	tail -n 1 || true)
 seq=$(printf '%s\n' "$vers" | sed '/^$/d' | awk '
 	!bad && ($1 + 0 != $1 || $1 <= ver) { bad = 1; a = ver; b = $1; at = NR }
 	{ ver = $1 }
