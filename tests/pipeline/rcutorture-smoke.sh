@@ -35,17 +35,12 @@ fi
 [ -s "$script" ] || { echo "no rcutorture-smoke.sh in kernel/patches/0004-*.patch"; exit 0; }
 
 # ktap_helpers.sh, which the script sources, from the 6.12 tree.
+. "$root/tests/lib/tree-files.sh"
 helpers=tools/testing/selftests/kselftest/ktap_helpers.sh
-# shellcheck disable=SC2016 # expanded by the shell that sourced lib.sh
-pristine=$(env -u RCUVET_TREE -u KSRC TREE=6.12 bash -c '. "$1"; echo "$PRISTINE"' sh "$root/scripts/lib.sh")
-if [ -f "$pristine/$helpers" ]; then
-	cp "$pristine/$helpers" "$sel/kselftest/"
-elif [ -f /usr/src/linux-source-6.12.tar.xz ]; then
-	tar -xJf /usr/src/linux-source-6.12.tar.xz -C "$t" --strip-components=1 "linux-source-6.12/$helpers" &&
-		cp "$t/$helpers" "$sel/kselftest/"
-fi
+src=$(tree_dir)
+[ -z "$src" ] || cp "$src/$helpers" "$sel/kselftest/"
 [ -s "$sel/kselftest/ktap_helpers.sh" ] ||
-	{ echo "no $helpers: neither $pristine nor /usr/src/linux-source-6.12.tar.xz has it"; exit 0; }
+	{ echo "no $helpers: neither a pristine 6.12 tree nor /usr/src/linux-source-6.12.tar.xz"; exit 0; }
 
 # The stub kernel: $K/log is its log, $K/kmsg what the script last wrote
 # to /dev/kmsg (each stub appends it to the log first); $K/types the
