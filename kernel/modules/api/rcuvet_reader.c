@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rcuvet_reader: preemptible RCU's own bookkeeping of a reader, the state
+ * that rcu_read_lock() and rcu_read_unlock() keep and that every grace
+ * period relies on (PREEMPT_RCU only; skipped otherwise).
+ *
+ * A reader kthread on RCUVET_READER_CPU enters @depth nested
+ * rcu_read_lock() sections and is then preempted inside, by a FIFO
+ * kthread on its CPU that it wakes ("switched" cases), or by a
+ * preemption that picks it again at once ("in_place").  Each case then checks, in the order
+ * they happen:
+ *
+ *  - the preemptor's own rcu_preempt_depth() is 0: the nesting depth
+ *    belongs to the task, not to the CPU it ran on (with
+ *    CONFIG_RCU_INLINE_READ_LOCK it is per CPU and switched with the task,
+ *    kernel/patches/0007-*);
+ *  - the reader, back, sees its depth unchanged, on the preemptor's CPU
+ *    or, "switched_migrated", on the updater's CPU where the preemptor
+ *    moved it;
+ *  - rcu_note_context_switch() queued it: ->rcu_read_unlock_special's
+ *    blocked bit is set and it is on its rcu_node's blocked-tasks list,
+ *    which every normal and expedited grace period waits for;
+ *  - its outermost rcu_read_unlock() took the slow path: depth 0, no
+ *    special bit left, off the list.  A task left on the list would hold
+ *    every later grace period.
+ *
+ * Nothing here waits for a race to be won: the preemptor runs when the
+ * reader wakes it or at the reader's next tick at the latest, and the
+ * reader spins inside its section until the preemptor says it ran, so a
+ * preemption inside the section is proven, not hoped for.  "in_place"
+ * enters a new section until its preemption picks the reader again (no
+ * involuntary switch counted), and fails if that never happens.
+ *
+ * Kernel mutants: inline-switch-forgets-special,
+ * inline-ctxsw-special-unflagged (kernel/patches/mutants/).
+ */
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
+#include "rcuvet.h"
+
+/* Sections "in_place" enters at most to be preempted in place once. */
+#define READER_INPLACE_TRIES 100
+
+struct reader_case {
+	const char *name;
+	unsigned int depth;	/* nested rcu_read_lock() sections */
+	bool migrate;		/* the preemptor moves the reader to CPU 0 */
+	bool in_place;		/* preempted, then picked again: no switch */
+};
+
+static const struct reader_case reader_cases[] = {
+	{ .name = "switched", .depth = 1 },
+	{ .name = "switched_nested", .depth = 3 },
+	{ .name = "switched_migrated", .depth = 3, .migrate = true },
+	{ .name = "in_place", .depth = 2, .in_place = true },
+};
+
+static void reader_case_desc(const struct reader_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(reader_case, reader_cases, reader_case_desc);
+
+/* What the reader and its preemptor saw, in the order they saw it. */
+struct reader_try {
+	const struct reader_case *c;
+	struct task_struct *reader;
+	struct task_struct *preemptor;
+	struct completion done;
+	bool preempted;		/* set by the preemptor, inside the section */
+	int move_ret;		/* set_cpus_allowed_ptr() of the reader */
+	int preemptor_depth;	/* the preemptor's own rcu_preempt_depth() */
+	int depth_in;		/* reader: before the preemption */
+	int depth_back;		/* reader: after it */
+	int cpu_back;
+	bool blocked;		/* ->rcu_read_unlock_special.b.blocked */
+	bool queued;		/* on the blocked-tasks list */
+	unsigned int tries;	/* sections entered */
+	int depth_out;		/* after the outermost rcu_read_unlock() */
+	u32 special_out;
+	bool queued_out;
+};
+
+/* The running task's PREEMPT_RCU state (the cases skip without it). */
+#ifdef CONFIG_PREEMPT_RCU
+static bool reader_blocked(void)
+{
+	return READ_ONCE(current->rcu_read_unlock_special.b.blocked);
+}
+
+static u32 reader_special(void)
+{
+	return READ_ONCE(current->rcu_read_unlock_special.s);
+}
+
+static bool reader_queued(void)
+{
+	return !list_empty(&current->rcu_node_entry);
+}
+#else
+static bool reader_blocked(void) { return false; }
+static u32 reader_special(void) { return 0; }
+static bool reader_queued(void) { return false; }
+#endif
+
+static int reader_preemptor_fn(void *arg)
+{
+	struct reader_try *r = arg;
+
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop())
+			break;
+		schedule();
+		if (kthread_should_stop())
+			break;
+		/* Woken by the reader, inside its section: it is preempted. */
+		r->preemptor_depth = rcu_preempt_depth();
+		if (r->c->migrate)
+			r->move_ret = set_cpus_allowed_ptr(r->reader,
+						cpumask_of(RCUVET_UPDATER_CPU));
+		smp_store_release(&r->preempted, true);
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+/*
+ * Preempt the caller: true if the scheduler picked it again (no
+ * involuntary switch counted), so that no other task ran in between.
+ */
+static bool reader_preempt_in_place(void)
+{
+	unsigned long nivcsw = current->nivcsw;
+
+	preempt_disable();
+	set_tsk_need_resched(current);
+	set_preempt_need_resched();
+	preempt_enable();	/* preempt_schedule(): rcu_note_context_switch() */
+	return current->nivcsw == nivcsw;
+}
+
+static void reader_inside(struct reader_try *r)
+{
+	r->depth_in = rcu_preempt_depth();
+	if (r->c->in_place) {
+		r->preempted = reader_preempt_in_place();
+	} else {
+		wake_up_process(r->preemptor);
+		/* The FIFO preemptor runs now, or at the next tick. */
+		while (!smp_load_acquire(&r->preempted))
+			cpu_relax();
+	}
+	r->depth_back = rcu_preempt_depth();
+	r->cpu_back = raw_smp_processor_id();
+	r->blocked = reader_blocked();
+	r->queued = reader_queued();
+}
+
+/*
+ * One section a try; "in_place" enters a new one until its preemption
+ * picked the reader again.
+ */
+static int reader_fn(void *arg)
+{
+	struct reader_try *r = arg;
+	unsigned int i;
+
+	do {
+		r->tries++;
+		for (i = 0; i < r->c->depth; i++)
+			rcu_read_lock();
+		reader_inside(r);
+		for (i = 0; i < r->c->depth; i++)
+			rcu_read_unlock();
+		r->depth_out = rcu_preempt_depth();
+		r->special_out = reader_special();
+		r->queued_out = reader_queued();
+	} while (!r->preempted && r->tries < READER_INPLACE_TRIES);
+	complete(&r->done);
+	return 0;
+}
+
+static struct task_struct *reader_start(struct kunit *test, struct reader_try *r,
+					int (*fn)(void *), const char *name)
+{
+	struct task_struct *t = kthread_create(fn, r, "%s", name);
+
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(t), "cannot start %s", name);
+	get_task_struct(t);
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(t, cpumask_of(RCUVET_READER_CPU)), 0);
+	return t;
+}
+
+static void preempted_reader(struct kunit *test)
+{
+	const struct reader_case *c = test->param_value;
+	struct reader_try *r;
+
+	if (!IS_ENABLED(CONFIG_PREEMPT_RCU))
+		kunit_skip(test, "rcu_read_lock() readers are preemptible only with PREEMPT_RCU");
+	rcuvet_covers(test, "rcu_read_lock rcu_read_unlock");
+	rcuvet_pin_updater(test);
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	r->c = c;
+	init_completion(&r->done);
+	r->preemptor = reader_start(test, r, reader_preemptor_fn, "rcuvet_rpreempt");
+	sched_set_fifo(r->preemptor);
+	wake_up_process(r->preemptor);	/* to its first sleep */
+	r->reader = reader_start(test, r, reader_fn, "rcuvet_reader");
+	wake_up_process(r->reader);
+	wait_for_completion(&r->done);
+	kthread_stop(r->reader);
+	put_task_struct(r->reader);
+	kthread_stop(r->preemptor);
+	put_task_struct(r->preemptor);
+
+	KUNIT_ASSERT_TRUE_MSG(test, r->preempted,
+			      "never preempted in place in %u tries: another task ran each time",
+			      r->tries);
+	KUNIT_EXPECT_EQ_MSG(test, r->depth_in, c->depth, "depth inside the section");
+	if (!c->in_place)
+		KUNIT_EXPECT_EQ_MSG(test, r->preemptor_depth, 0,
+				    "the preemptor, on the reader's CPU, saw the reader's depth as its own");
+	KUNIT_EXPECT_EQ_MSG(test, r->depth_back, c->depth,
+			    "depth after the preemption%s", c->migrate ? " and migration" : "");
+	if (c->migrate) {
+		KUNIT_EXPECT_EQ_MSG(test, r->move_ret, 0, "set_cpus_allowed_ptr() of the reader");
+		KUNIT_EXPECT_EQ_MSG(test, r->cpu_back, RCUVET_UPDATER_CPU,
+				    "the reader was not moved while preempted");
+	}
+	KUNIT_EXPECT_TRUE_MSG(test, r->blocked,
+			      "preempted inside rcu_read_lock(), yet not marked blocked");
+	KUNIT_EXPECT_TRUE_MSG(test, r->queued,
+			      "preempted inside rcu_read_lock(), yet not on the blocked-tasks list");
+	KUNIT_EXPECT_EQ_MSG(test, r->depth_out, 0, "depth after the outermost rcu_read_unlock()");
+	KUNIT_EXPECT_EQ_MSG(test, r->special_out, 0,
+			    "->rcu_read_unlock_special left set by the outermost rcu_read_unlock()");
+	KUNIT_EXPECT_FALSE_MSG(test, r->queued_out,
+			       "still on the blocked-tasks list after the outermost rcu_read_unlock(): every later grace period would wait for it");
+}
+
+static struct kunit_case reader_test_cases[] = {
+	KUNIT_CASE_PARAM(preempted_reader, reader_case_gen_params),
+	{}
+};
+
+static struct kunit_suite reader_suite = {
+	.name = "rcuvet_reader",
+	.test_cases = reader_test_cases,
+};
+kunit_test_suite(reader_suite);
+
+MODULE_DESCRIPTION("rcuvet: preemptible RCU's bookkeeping of a preempted reader");
+MODULE_LICENSE("GPL");
