@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# run: vet a kernel: the run plan (every suite, full size) on each profile,
+# run: vet a kernel: the run plan (every suite, full size) and 10 minutes
+# of the tree's rcutorture (rcutorture-long) on each profile,
 # a report, one closing line.  The later profiles' kernels build in the
 # background while the first one boots.
 . "$(dirname "$0")/lib.sh"
 
 profiles=${PROFILES:-debug nopreempt}
-plan=${PLAN:-run}
+plan=${PLAN:-run+rcutorture-long}
 "$RCUVET_ROOT/scripts/validate.sh" -p "$profiles" -P "$plan"
 mkdir -p "$RESULTS"
 # shellcheck disable=SC2086 # one word per profile
