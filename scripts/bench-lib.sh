@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# Helpers of the bench report scripts; sourced after lib.sh, never run.
+# Helpers of the bench report scripts (bench-report.sh, bench-inline.sh);
+# sourced after lib.sh, never run.
 
 # config_options CONFIG: its options, "CONFIG_X=value" a line ("n" when
 # not set), sorted.

@@ -247,7 +247,10 @@ claims() {
 	table "Grace-period latency" gp_ns 1000000 ms synchronize_rcu
 	table "synchronize_rcu() while CPU 1 runs back-to-back readers of each kind" \
 		gp_under_readers_ns 1000000 ms idle none
+	table "System level (guest/sched-bench: ns per context switch or per call; xN: the multiple of getuid(), no RCU reader, in the same boot)" \
+		sys_ns 1 ns getuid
 	compiled_in
+	"$RCUVET_ROOT/scripts/bench-inline.sh" "$csv" "$out"
 	claims
 	printf '\n![reader cost](reader_cost.png) ![grace periods](gp_latency.png) ![under readers](gp_under_readers.png)\n'
 } >"$out/bench.md"
