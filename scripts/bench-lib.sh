@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# Helpers of the bench report scripts (bench-report.sh, bench-inline.sh);
-# sourced after lib.sh, never run.
+# Helpers of the bench scripts (bench.sh, bench-report.sh,
+# bench-inline.sh); sourced after lib.sh, never run.
 
 # config_options CONFIG: its options, "CONFIG_X=value" a line ("n" when
 # not set), sorted.
@@ -22,4 +22,19 @@ config_differs() {
 	fi
 	{ diff <(config_options "$a") <(config_options "$b") || true; } |
 		sed -n 's/^[<>] \(CONFIG_[A-Za-z0-9_]*\)=.*/\1/p' | LC_ALL=C sort -u | paste -sd' ' -
+}
+
+# inline_option: the tree has CONFIG_RCU_INLINE_READ_LOCK, from the series
+# (kernel/patches/0006-*; TREE=6.1's has none) or from KSRC itself.
+# Without it a -noinline profile builds its base's kernel once more.
+inline_option() {
+	local opt='config RCU_INLINE_READ_LOCK'
+	local -a patches
+
+	if [ -n "${KSRC:-}" ] && grep -qsx "$opt" "$KSRC/kernel/rcu/Kconfig"; then
+		return 0
+	fi
+	[ -z "${KSRC:-}" ] || [ "${PATCHES:-0}" = 1 ] || return 1
+	mapfile -t patches < <(series_patches)
+	[ ${#patches[@]} -gt 0 ] && grep -qsx "[+ ]$opt" "${patches[@]}"
 }
