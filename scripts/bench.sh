@@ -51,5 +51,12 @@ for p in $profiles; do
 	[ "$b" != "$p" ] && [[ " $profiles " == *" $b "* ]] || continue
 	"$RCUVET_ROOT/scripts/bench-code.sh" "$b" "$p" >>"$out/bench.md"
 done
+# Each -noinline profile's kernel text and read-side call sites against
+# its base's (the option on), both built.
+for p in $profiles; do
+	b=${p%-noinline}
+	[ "$b" != "$p" ] && [[ " $profiles " == *" $b "* ]] || continue
+	"$RCUVET_ROOT/scripts/bench-text.sh" "$b" "$p" >>"$out/bench.md"
+done
 cat "$out/not-measured.md" >>"$out/bench.md"
 step "bench: ${out#"$RCUVET_ROOT"/}/bench.md ($(wc -l <"$csv") measurements)"

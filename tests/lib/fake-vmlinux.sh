@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # Sourced by host tests of the scripts that read a profile's vmlinux
-# (bench-code.sh).  fake_vmlinux DIR PROFILE C-SOURCE
+# (bench-code.sh, bench-text.sh).  fake_vmlinux DIR PROFILE C-SOURCE
 # [GCC-FLAG...]: C-SOURCE built by gcc -O2 (and the flags) into
 # DIR/build/debian/PROFILE/kernel/vmlinux, where the scripts find
 # PROFILE's vmlinux when run with BUILD=DIR/build RCUVET_KERNEL_BUILD=
