@@ -3,8 +3,10 @@
 # bench-parse PROFILE CONSOLE: one CSV row per measurement of a bench boot:
 #   profile,source,metric,kind,median,min,max,n,unit
 # from rcuvet_bench's "rcuvet-bench" lines, refscale's per-run averages
-# ("Runs Time(ns)" table) and rcuscale's per-grace-period durations
-# ("writer-duration", printed when it is unloaded).
+# ("Runs Time(ns)" table), rcuscale's per-grace-period durations
+# ("writer-duration", printed when it is unloaded) and guest/sched-bench's
+# "sched-bench: NAME median_ns=..." lines (metric sys_ns: ns per context
+# switch or per system call).
 set -euo pipefail
 
 profile=${1:?usage: bench-parse.sh PROFILE CONSOLE}
@@ -32,6 +34,14 @@ function stats(source, metric, kind, unit,   n, i, j, t) {
 	unit = f[1] ~ /_ps$/ ? "ps" : "ns"
 	printf "%s,rcuvet,%s,%s,%s,%s,%s,%s,%s\n", profile, f[1], f[2],
 		val["median"], val["min"], val["max"], val["n"], unit
+	next
+}
+/sched-bench: [a-z]+ median_ns=/ {
+	sub(/.*sched-bench: /, "")
+	delete val
+	for (i = 2; i <= NF; i++) { split($i, kv, "="); val[kv[1]] = kv[2] }
+	printf "%s,sched-bench,sys_ns,%s,%s,%s,%s,%s,ns\n", profile, $1,
+		val["median_ns"], val["min_ns"], val["max_ns"], val["runs"]
 	next
 }
 # refscale: "<type>-ref-scale: END OF TEST", "Runs\tTime(ns)", "<run>\t<ns>"

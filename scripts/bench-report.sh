@@ -6,6 +6,7 @@
 # against preempt_disable and the empty loop, grace periods against
 # synchronize_rcu, grace periods under readers against no reader.
 . "$(dirname "$0")/lib.sh"
+. "$RCUVET_ROOT/scripts/bench-lib.sh"
 
 csv=${1:?usage: bench-report.sh CSV OUTDIR}
 out=${2:?usage: bench-report.sh CSV OUTDIR}
@@ -87,27 +88,6 @@ plot() {
 	done
 }
 
-# config_options CONFIG: its options, "CONFIG_X=value" a line ("n" when
-# not set), sorted.
-config_options() {
-	sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*\)=\(.*\)/\1=\2/p' \
-		-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1=n/p' "$1" | LC_ALL=C sort
-}
-
-# config_differs A B: the options whose values differ between the
-# configs of runs A and B (OUTDIR/NAME/config, as vet.sh keeps them),
-# space-separated; "?" if either is missing.
-config_differs() {
-	local a=$out/$1/config b=$out/$2/config
-
-	if [ ! -f "$a" ] || [ ! -f "$b" ]; then
-		echo "?"
-		return
-	fi
-	{ diff <(config_options "$a") <(config_options "$b") || true; } |
-		sed -n 's/^[<>] \(CONFIG_[A-Za-z0-9_]*\)=.*/\1/p' | LC_ALL=C sort -u | paste -sd' ' -
-}
-
 # compiled_in: each profile NAME-emulate against NAME, when both ran: the
 # v4.19 emulation (kernel/patches/0001-*) compiled in, not enabled, in
 # the same kernel otherwise.  Two boots: a reader's cost is read as its
@@ -127,7 +107,7 @@ compiled_in() {
 	for p in $(cut -d, -f1 "$csv" | sort -u); do
 		b=${p%-emulate}
 		[ "$b" != "$p" ] || continue
-		differs="$differs$p=$(config_differs "$b" "$p")"$'\n'
+		differs="$differs$p=$(config_differs "$out" "$b" "$p")"$'\n'
 	done
 	DIFFERS=$differs awk -F, '
 	BEGIN {
@@ -267,7 +247,10 @@ claims() {
 	table "Grace-period latency" gp_ns 1000000 ms synchronize_rcu
 	table "synchronize_rcu() while CPU 1 runs back-to-back readers of each kind" \
 		gp_under_readers_ns 1000000 ms idle none
+	table "System level (guest/sched-bench: ns per context switch or per call; xN: the multiple of getuid(), no RCU reader, in the same boot)" \
+		sys_ns 1 ns getuid
 	compiled_in
+	"$RCUVET_ROOT/scripts/bench-inline.sh" "$csv" "$out"
 	claims
 	printf '\n![reader cost](reader_cost.png) ![grace periods](gp_latency.png) ![under readers](gp_under_readers.png)\n'
 } >"$out/bench.md"

@@ -1,13 +1,21 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# bench: the bench plan on every perf profile (one preemption model each,
-# and perf-full-emulate: perf-full with the v4.19 emulation compiled in,
-# off), then CSV, tables and plots in results/bench/.  Not part of the
-# verdict: a profile that does not build or boot is reported with the
-# reason.
+# bench: the bench plan on every perf profile (one preemption model each;
+# perf-full-emulate: perf-full with the v4.19 emulation compiled in, off;
+# perf-full-noinline and perf-rt-noinline: rcu_read_lock() out of line,
+# each next to its base), then CSV, tables and plots in results/bench/.
+# Not part of the verdict: a profile that does not build or boot is
+# reported with the reason.
 . "$(dirname "$0")/lib.sh"
+. "$RCUVET_ROOT/scripts/bench-lib.sh"
 
-profiles=${PROFILES:-perf-none perf-voluntary perf-full perf-full-emulate perf-rt}
+profiles=${PROFILES:-perf-none perf-voluntary perf-full perf-full-noinline perf-full-emulate perf-rt perf-rt-noinline}
+left_out=
+if [ -z "${PROFILES:-}" ] && ! inline_option; then
+	left_out=$(tr ' ' '\n' <<<"$profiles" | grep -- '-noinline$' | xargs)
+	profiles=$(tr ' ' '\n' <<<"$profiles" | grep -v -- '-noinline$' | xargs)
+	note "the tree has no CONFIG_RCU_INLINE_READ_LOCK: $left_out left out"
+fi
 "$RCUVET_ROOT/scripts/validate.sh" -p "$profiles" -P bench
 out=$RESULTS/${BENCH_NAME:-bench}
 rm -rf "$out"
@@ -15,6 +23,10 @@ mkdir -p "$out"
 csv=$out/bench.csv
 : >"$csv"
 : >"$out/not-measured.md"
+for p in $left_out; do
+	printf -- '- `%s`: not built: the tree has no `CONFIG_RCU_INLINE_READ_LOCK` (kernel/patches/0006-*), so it would be its base'"'"'s kernel\n' \
+		"$p" >>"$out/not-measured.md"
+done
 
 for p in $profiles; do
 	rc=0
@@ -38,6 +50,13 @@ for p in $profiles; do
 	b=${p%-emulate}
 	[ "$b" != "$p" ] && [[ " $profiles " == *" $b "* ]] || continue
 	"$RCUVET_ROOT/scripts/bench-code.sh" "$b" "$p" >>"$out/bench.md"
+done
+# Each -noinline profile's kernel text and read-side call sites against
+# its base's (the option on), both built.
+for p in $profiles; do
+	b=${p%-noinline}
+	[ "$b" != "$p" ] && [[ " $profiles " == *" $b "* ]] || continue
+	"$RCUVET_ROOT/scripts/bench-text.sh" "$b" "$p" >>"$out/bench.md"
 done
 cat "$out/not-measured.md" >>"$out/bench.md"
 step "bench: ${out#"$RCUVET_ROOT"/}/bench.md ($(wc -l <"$csv") measurements)"

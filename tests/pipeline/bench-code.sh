@@ -9,13 +9,11 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+. "$root/tests/lib/fake-vmlinux.sh"
+
 # obj PROFILE C-SOURCE: PROFILE's "vmlinux", an object with __rcu_read_lock().
 obj() {
-	local dir=$work/build/debian/$1/kernel
-
-	mkdir -p "$dir"
-	printf '%s\n' "$2" >"$work/$1.c"
-	gcc -O2 -c -o "$dir/vmlinux" "$work/$1.c" || echo "gcc failed on $1"
+	fake_vmlinux "$work" "$1" "$2" -c
 }
 
 base='int depth; void __rcu_read_lock(void) { depth++; } void __rcu_read_unlock(void) { depth--; }'
