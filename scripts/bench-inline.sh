@@ -3,7 +3,7 @@
 # bench-inline CSV OUTDIR: for bench.md (bench-report.sh), each profile
 # NAME-noinline against NAME, when both ran: rcu_read_lock() and
 # rcu_read_unlock() out of line (CONFIG_RCU_INLINE_READ_LOCK off,
-# kernel/patches/0006-*) against inline, the kernels otherwise the same.
+# kernel/patches/0007-*) against inline, the kernels otherwise the same.
 # The system-level measures of guest/sched-bench (bench-parse's sys_ns
 # rows: a context switch, getppid(), stat("/"), getuid()) in ns, each
 # also as a multiple of getuid() in its own boot (a system call without
@@ -44,7 +44,7 @@ for p in $(cut -d, -f1 "$csv" | awk '!s[$0]++'); do
 		else if (d == "?")
 			printf "**Not checked that the two kernels differ only by `%s`**: the config of one of the runs is missing.\n", opt
 		else if (d == "")
-			printf "**Not a measurement of the option**: the two kernels'"'"' configs are the same (a tree without `%s`: TREE=6.1, or a series without kernel/patches/0006-*).\n", opt
+			printf "**Not a measurement of the option**: the two kernels'"'"' configs are the same (a tree without `%s`: TREE=6.1, or a series without kernel/patches/0007-*).\n", opt
 		else
 			printf "**Not a measurement of the option alone**: the two kernels'"'"' configs differ in %s.\n", d
 		if (!nr) {

@@ -25,7 +25,7 @@ config_differs() {
 }
 
 # inline_option: the tree has CONFIG_RCU_INLINE_READ_LOCK, from the series
-# (kernel/patches/0006-*; TREE=6.1's has none) or from KSRC itself.
+# (kernel/patches/0007-*; TREE=6.1's has none) or from KSRC itself.
 # Without it a -noinline profile builds its base's kernel once more.
 inline_option() {
 	local opt='config RCU_INLINE_READ_LOCK'

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # bench-text BASE NOINLINE: what inlining rcu_read_lock() and
-# rcu_read_unlock() (CONFIG_RCU_INLINE_READ_LOCK, kernel/patches/0006-*)
+# rcu_read_unlock() (CONFIG_RCU_INLINE_READ_LOCK, kernel/patches/0007-*)
 # does to the kernel's code, from the two profiles' vmlinux: BASE with
 # the option on, NOINLINE with it off.  A Markdown section for bench.md:
 # `size`'s text, data and bss of both and BASE's minus NOINLINE's; and,

@@ -24,7 +24,7 @@ csv=$out/bench.csv
 : >"$csv"
 : >"$out/not-measured.md"
 for p in $left_out; do
-	printf -- '- `%s`: not built: the tree has no `CONFIG_RCU_INLINE_READ_LOCK` (kernel/patches/0006-*), so it would be its base'"'"'s kernel\n' \
+	printf -- '- `%s`: not built: the tree has no `CONFIG_RCU_INLINE_READ_LOCK` (kernel/patches/0007-*), so it would be its base'"'"'s kernel\n' \
 		"$p" >>"$out/not-measured.md"
 done
 

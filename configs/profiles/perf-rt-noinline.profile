@@ -1,5 +1,5 @@
 # perf-rt with rcu_read_lock()/rcu_read_unlock() out of line
-# (CONFIG_RCU_INLINE_READ_LOCK off, kernel/patches/0006-*): make bench
+# (CONFIG_RCU_INLINE_READ_LOCK off, kernel/patches/0007-*): make bench
 # runs both, and bench.md compares them (system level, kernel text and
 # call sites) to measure what the inlining gains and costs.  perf-rt's
 # profile, one fragment more.
