@@ -8,12 +8,15 @@
 # instructions EMULATE adds or drops (addresses and offsets left out).
 # With CONFIG_JUMP_LABEL=y an option that costs nothing when off adds a
 # no-op (nopl, patched into a jump when enabled) and the code it jumps to;
-# a call added to the path is a cost.
+# a call added to the path is a cost.  With CONFIG_RCU_INLINE_READ_LOCK
+# (kernel/patches/0007-*) the two functions do not exist and the read side
+# is inlined at each call site: getppid() (__x64_sys_getppid, two nested
+# readers around one dereference) shows what each site gains.
 . "$(dirname "$0")/lib.sh"
 
 base=${1:?usage: bench-code.sh BASE EMULATE}
 emu=${2:?usage: bench-code.sh BASE EMULATE}
-funcs="__rcu_read_lock __rcu_read_unlock"
+funcs="__rcu_read_lock __rcu_read_unlock __x64_sys_getppid"
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 

@@ -123,8 +123,8 @@ static int reader_preemptor_fn(void *arg)
 		/* Woken by the reader, inside its section: it is preempted. */
 		r->preemptor_depth = rcu_preempt_depth();
 		if (r->c->migrate)
-			r->move_ret = set_cpus_allowed_ptr(r->reader,
-						cpumask_of(RCUVET_UPDATER_CPU));
+			r->move_ret = set_cpus_allowed_ptr(r->reader, cpumask_of(RCUVET_UPDATER_CPU));
+		/* What it saw and did before the reader may read it. */
 		smp_store_release(&r->preempted, true);
 	}
 	__set_current_state(TASK_RUNNING);
@@ -154,7 +154,7 @@ static void reader_inside(struct reader_try *r)
 	} else {
 		wake_up_process(r->preemptor);
 		/* The FIFO preemptor runs now, or at the next tick. */
-		while (!smp_load_acquire(&r->preempted))
+		while (!smp_load_acquire(&r->preempted))	/* Pairs with the preemptor's. */
 			cpu_relax();
 	}
 	r->depth_back = rcu_preempt_depth();
