@@ -46,6 +46,10 @@
 /* Sections "in_place" enters at most to be preempted in place once. */
 #define READER_INPLACE_TRIES 100
 
+static unsigned int reps = 1;
+module_param(reps, uint, 0444);
+MODULE_PARM_DESC(reps, "Tries of each case");
+
 struct reader_case {
 	const char *name;
 	unsigned int depth;	/* nested rcu_read_lock() sections */
@@ -198,18 +202,37 @@ static struct task_struct *reader_start(struct kunit *test, struct reader_try *r
 	return t;
 }
 
-static void preempted_reader(struct kunit *test)
+/* The first check of a try that did not hold, or NULL. */
+static const char *reader_judge(const struct reader_try *r)
 {
-	const struct reader_case *c = test->param_value;
-	struct reader_try *r;
+	const struct reader_case *c = r->c;
 
-	if (!IS_ENABLED(CONFIG_PREEMPT_RCU))
-		kunit_skip(test, "rcu_read_lock() readers are preemptible only with PREEMPT_RCU");
-	rcuvet_covers(test, "rcu_read_lock rcu_read_unlock");
-	rcuvet_pin_updater(test);
-	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, r);
-	r->c = c;
+	if (!r->preempted)
+		return "never preempted in place: another task ran each time";
+	if (r->depth_in != c->depth)
+		return "wrong depth inside the section";
+	if (!c->in_place && r->preemptor_depth)
+		return "the preemptor, on the reader's CPU, saw the reader's depth as its own";
+	if (r->depth_back != c->depth)
+		return "depth changed by the preemption";
+	if (c->migrate && (r->move_ret || r->cpu_back != RCUVET_UPDATER_CPU))
+		return "the reader was not moved while preempted";
+	if (!r->blocked)
+		return "preempted inside rcu_read_lock(), yet not marked blocked";
+	if (!r->queued)
+		return "preempted inside rcu_read_lock(), yet not on the blocked-tasks list";
+	if (r->depth_out)
+		return "depth not 0 after the outermost rcu_read_unlock()";
+	if (r->special_out)
+		return "->rcu_read_unlock_special left set by the outermost rcu_read_unlock()";
+	if (r->queued_out)
+		return "still on the blocked-tasks list after the outermost rcu_read_unlock(): every later grace period would wait for it";
+	return NULL;
+}
+
+/* One try: a reader and its preemptor, started, run and stopped. */
+static void reader_run(struct kunit *test, struct reader_try *r)
+{
 	init_completion(&r->done);
 	r->preemptor = reader_start(test, r, reader_preemptor_fn, "rcuvet_rpreempt");
 	sched_set_fifo(r->preemptor);
@@ -221,30 +244,37 @@ static void preempted_reader(struct kunit *test)
 	put_task_struct(r->reader);
 	kthread_stop(r->preemptor);
 	put_task_struct(r->preemptor);
+}
 
-	KUNIT_ASSERT_TRUE_MSG(test, r->preempted,
-			      "never preempted in place in %u tries: another task ran each time",
-			      r->tries);
-	KUNIT_EXPECT_EQ_MSG(test, r->depth_in, c->depth, "depth inside the section");
-	if (!c->in_place)
-		KUNIT_EXPECT_EQ_MSG(test, r->preemptor_depth, 0,
-				    "the preemptor, on the reader's CPU, saw the reader's depth as its own");
-	KUNIT_EXPECT_EQ_MSG(test, r->depth_back, c->depth,
-			    "depth after the preemption%s", c->migrate ? " and migration" : "");
-	if (c->migrate) {
-		KUNIT_EXPECT_EQ_MSG(test, r->move_ret, 0, "set_cpus_allowed_ptr() of the reader");
-		KUNIT_EXPECT_EQ_MSG(test, r->cpu_back, RCUVET_UPDATER_CPU,
-				    "the reader was not moved while preempted");
+static void preempted_reader(struct kunit *test)
+{
+	const struct reader_case *c = test->param_value;
+	unsigned int i, failed = 0, sections = 0;
+	const char *why, *first = NULL;
+	struct reader_try *r;
+
+	if (!IS_ENABLED(CONFIG_PREEMPT_RCU))
+		kunit_skip(test, "rcu_read_lock() readers are preemptible only with PREEMPT_RCU");
+	rcuvet_covers(test, "rcu_read_lock rcu_read_unlock");
+	rcuvet_pin_updater(test);
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	for (i = 0; i < reps; i++) {
+		memset(r, 0, sizeof(*r));
+		r->c = c;
+		reader_run(test, r);
+		sections += r->tries;
+		why = reader_judge(r);
+		if (why) {
+			failed++;
+			first = first ?: why;
+		}
 	}
-	KUNIT_EXPECT_TRUE_MSG(test, r->blocked,
-			      "preempted inside rcu_read_lock(), yet not marked blocked");
-	KUNIT_EXPECT_TRUE_MSG(test, r->queued,
-			      "preempted inside rcu_read_lock(), yet not on the blocked-tasks list");
-	KUNIT_EXPECT_EQ_MSG(test, r->depth_out, 0, "depth after the outermost rcu_read_unlock()");
-	KUNIT_EXPECT_EQ_MSG(test, r->special_out, 0,
-			    "->rcu_read_unlock_special left set by the outermost rcu_read_unlock()");
-	KUNIT_EXPECT_FALSE_MSG(test, r->queued_out,
-			       "still on the blocked-tasks list after the outermost rcu_read_unlock(): every later grace period would wait for it");
+	if (sections > reps)
+		kunit_info(test, "%u sections for %u tries: a preemption in place was not always one",
+			   sections, reps);
+	KUNIT_EXPECT_EQ_MSG(test, failed, 0, "%u of %u tries failed, the first: %s",
+			    failed, reps, first);
 }
 
 static struct kunit_case reader_test_cases[] = {
