@@ -57,7 +57,7 @@ frags='load_profile debug; fragment_files | sed "s|^$RCUVET_ROOT/configs/fragmen
 got=$(in_tree 6.1 "$frags")
 case $got in "base.config 6.1/base.config net-bpf.config "*) ;; *) echo "TREE=6.1 debug fragments: $got" ;; esac
 got=$(in_tree 6.12 "$frags")
-[ "$got" = "base.config net-bpf.config rcu.config debug.config kasan.config preempt.config debug-preempt.config emulate.config" ] ||
+[ "$got" = "base.config net-bpf.config rcu.config debug.config kasan.config preempt.config debug-preempt.config emulate.config inline.config" ] ||
 	echo "TREE=6.12 debug fragments: $got"
 
 in_tree 6.12 'load_profile xdp-mutant; mutant_patches >/dev/null' >"$t/out" 2>&1 ||
