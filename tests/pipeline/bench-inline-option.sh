@@ -8,7 +8,8 @@ set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
-unset KSRC PATCHES RCUVET_SERIES RCUVET_TREE
+# make exports TREE, which lib.sh then sets to the tree's folder.
+unset KSRC PATCHES RCUVET_SERIES RCUVET_TREE TREE
 
 mkdir -p "$t/with" "$t/without" "$t/ksrc/kernel/rcu"
 printf '0006-rcu-inline.patch\n' >"$t/with/series"
