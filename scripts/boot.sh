@@ -39,10 +39,21 @@ boot_plan_limit() {
 # and trusts it (tsc=reliable), since calibrating it against the emulated
 # PIT fails on a busy host and leaves the jiffies clocksource, too coarse
 # for the suites' timings, and no HPET or PM timer is there to watch it.
+# The delay loop gets its loops per jiffy from the same frequency (lpj=,
+# the kernel's HZ from its .config): the boot CPU derives it from the TSC,
+# but a secondary CPU without a nonstop TSC times its own against jiffies,
+# and under TCG that came out hundreds of times too small (an
+# emulate-4.19 boot of 2026-12-07: CPU 1 at ~13 BogoMIPS beside 4192), so
+# that mdelay() there returned that much early and rcuvet_emulate's
+# readers left before the grace periods they were to outlast.
 boot_cmdline() {
-	local tsc=
+	local tsc= hz
 
-	[ -z "$2" ] || tsc="tsc_early_khz=$2 tsc=reliable "
+	if [ -n "$2" ]; then
+		tsc="tsc_early_khz=$2 tsc=reliable "
+		hz=$(sed -n 's/^CONFIG_HZ=//p' "$KOBJ/.config" 2>/dev/null)
+		[ -z "$hz" ] || tsc="${tsc}lpj=$(($2 * 1000 / hz)) "
+	fi
 	echo "console=ttyS0 printk.devkmsg=on panic=-1 reboot=t \
 ${tsc}rcupdate.rcu_cpu_stall_timeout=300 rcupdate.rcu_task_stall_timeout=120000 \
 sysctl.kernel.hung_task_timeout_secs=600 watchdog_thresh=60 \
