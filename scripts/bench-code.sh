@@ -13,6 +13,7 @@
 # is inlined at each call site: getppid() (__x64_sys_getppid, two nested
 # readers around one dereference) shows what each site gains.
 . "$(dirname "$0")/lib.sh"
+. "$RCUVET_ROOT/scripts/bench-lib.sh"
 
 base=${1:?usage: bench-code.sh BASE EMULATE}
 emu=${2:?usage: bench-code.sh BASE EMULATE}
@@ -25,7 +26,7 @@ trap 'rm -rf "$t"' EXIT
 disasm() {
 	local vmlinux
 
-	vmlinux=$(load_profile "$1" && printf '%s' "$KOBJ/vmlinux")
+	vmlinux=$(profile_vmlinux "$1")
 	[ -f "$vmlinux" ] || return 1
 	objdump -d --no-show-raw-insn --disassemble="$2" "$vmlinux" | awk -v f="$2" '
 		$0 ~ "^[0-9a-f]+ <" f ">:$" { on = 1; next }
@@ -52,8 +53,20 @@ printf 'From the two kernels'"'"' `vmlinux` (`scripts/bench-code.sh`); the instr
 printf '| function | %s | %s | added | dropped |\n|---|---|---|---|---|\n' "$base" "$emu"
 for f in $funcs; do
 	if ! disasm "$base" "$f" >"$t/base" 2>/dev/null ||
-		! disasm "$emu" "$f" >"$t/emu" 2>/dev/null || [ ! -s "$t/base" ] || [ ! -s "$t/emu" ]; then
-		printf '| `%s` | not measured (no vmlinux, or not in it) | | | |\n' "$f"
+		! disasm "$emu" "$f" >"$t/emu" 2>/dev/null; then
+		printf '| `%s` | not measured (no vmlinux) | | | |\n' "$f"
+		continue
+	fi
+	if [ ! -s "$t/base" ] && [ ! -s "$t/emu" ]; then
+		case $f in
+		__rcu_read_*) why=' (`CONFIG_RCU_INLINE_READ_LOCK=y` inlines it at each reader)' ;;
+		*) why= ;;
+		esac
+		printf '| `%s` | in neither kernel%s | | | |\n' "$f" "$why"
+		continue
+	fi
+	if [ ! -s "$t/base" ] || [ ! -s "$t/emu" ]; then
+		printf '| `%s` | not measured (in one kernel only) | | | |\n' "$f"
 		continue
 	fi
 	# The changed instructions, counted by mnemonic.

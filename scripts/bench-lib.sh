@@ -1,7 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# Helpers of the bench scripts (bench.sh, bench-report.sh,
-# bench-inline.sh); sourced after lib.sh, never run.
+# Helpers of the bench scripts (bench.sh, bench-report.sh, bench-inline.sh,
+# bench-code.sh, bench-text.sh); sourced after lib.sh, never run.
+
+# profile_vmlinux PROFILE: the path of its kernel's vmlinux (there or not).
+profile_vmlinux() {
+	(load_profile "$1" && printf '%s' "$KOBJ/vmlinux")
+}
 
 # config_options CONFIG: its options, "CONFIG_X=value" a line ("n" when
 # not set), sorted.
@@ -24,17 +29,9 @@ config_differs() {
 		sed -n 's/^[<>] \(CONFIG_[A-Za-z0-9_]*\)=.*/\1/p' | LC_ALL=C sort -u | paste -sd' ' -
 }
 
-# inline_option: the tree has CONFIG_RCU_INLINE_READ_LOCK, from the series
-# (kernel/patches/0007-*; TREE=6.1's has none) or from KSRC itself.
+# inline_option: the tree has CONFIG_RCU_INLINE_READ_LOCK (kernel/patches/
+# 0007-*; TREE=6.1's series has none), lib.sh's tree_has_option.
 # Without it a -noinline profile builds its base's kernel once more.
 inline_option() {
-	local opt='config RCU_INLINE_READ_LOCK'
-	local -a patches
-
-	if [ -n "${KSRC:-}" ] && grep -qsx "$opt" "$KSRC/kernel/rcu/Kconfig"; then
-		return 0
-	fi
-	[ -z "${KSRC:-}" ] || [ "${PATCHES:-0}" = 1 ] || return 1
-	mapfile -t patches < <(series_patches)
-	[ ${#patches[@]} -gt 0 ] && grep -qsx "[+ ]$opt" "${patches[@]}"
+	tree_has_option RCU_INLINE_READ_LOCK
 }

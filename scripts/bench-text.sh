@@ -13,6 +13,7 @@
 # first byte from another function ("+N tail" when there are any).  A
 # vmlinux or function that is not there is "not measured".
 . "$(dirname "$0")/lib.sh"
+. "$RCUVET_ROOT/scripts/bench-lib.sh"
 
 base=${1:?usage: bench-text.sh BASE NOINLINE}
 noinl=${2:?usage: bench-text.sh BASE NOINLINE}
@@ -20,17 +21,12 @@ funcs="__rcu_read_lock __rcu_read_unlock rcu_read_unlock_outermost"
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 
-# vmlinux PROFILE: the path of its vmlinux.
-vmlinux() {
-	(load_profile "$1" && printf '%s' "$KOBJ/vmlinux")
-}
-
 # measure PROFILE: its vmlinux's "size TEXT DATA BSS", then "func FUNC
 # CALLS TAILS" for each of funcs it has; nothing without a vmlinux.
 measure() {
 	local v
 
-	v=$(vmlinux "$1")
+	v=$(profile_vmlinux "$1")
 	[ -f "$v" ] || return 0
 	size "$v" | awk 'NR == 2 { print "size", $1, $2, $3 }'
 	objdump -d --no-show-raw-insn "$v" | awk -v funcs="$funcs" '
