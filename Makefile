@@ -4,6 +4,7 @@
 #   make run        build, boot and vet (profiles: PROFILES="debug nopreempt")
 #   make check      the test suite: host tests, every profile, the controls
 #   make bench      reader cost and grace-period latency per preemption model
+#   make bench-sys  context switch and system calls, BOOTS=5 boots of each profile
 #   make repeat     the check plan REPEAT=10 times in a row: the flake hunt
 #   make mutants    every kernel mutant must be caught (MUTANTS=a,b: some)
 #   make torture    the tree's rcutorture scenarios under TCG (SCENARIOS=TREE01,SRCU-P: some)
@@ -13,6 +14,7 @@
 # KSRC=/path/to/linux (your own tree; PATCHES=1 to apply
 # kernel/patches/series, with TREE=6.1 series-6.1, to a copy of it), PLAN=name
 # (run's plan, default "run"), JOBS=n, REPEAT=n (make repeat's rounds),
+BOOTS=n (make bench-sys's boots of each profile, default 5),
 # BENCH_NAME=dir (make bench's results/ folder, default "bench"), FRESH=1
 # (make check boots again where nothing changed since a boot that passed),
 # SCENARIOS=A,B, TORTURE_DURATION=seconds (default 60) and
@@ -52,6 +54,9 @@ check: setup
 
 bench: setup
 	@$(S)/bench.sh
+
+bench-sys: setup
+	@$(S)/bench-sys.sh
 
 repeat: setup
 	@$(S)/repeat.sh
@@ -110,6 +115,6 @@ coverage:
 clean:
 	rm -rf build results
 
-.PHONY: help run check bench repeat mutants torture setup profiles selftest-harness controls cpumap-bug \
+.PHONY: help run check bench bench-sys repeat mutants torture setup profiles selftest-harness controls cpumap-bug \
 	reliance-baseline \
 	test-host coverage clean lava-jobs lava-validate lava-check

@@ -13,7 +13,7 @@
 #                program it names exists
 #   -C PLANS     control plans (a list): as -P, and each says how its run
 #                must end (control:)
-# And the variables: PATCHES, JOBS, REPEAT, BENCH_NAME (KSRC: lib.sh).
+# And the variables: PATCHES, JOBS, REPEAT, BOOTS, BENCH_NAME (KSRC: lib.sh).
 . "$(dirname "$0")/lib.sh"
 
 # The tree's modules that plans load (configs/fragments/rcu.config builds
@@ -45,6 +45,7 @@ check_env() {
 	esac
 	positive JOBS "$JOBS"
 	[ -z "${REPEAT:-}" ] || positive REPEAT "$REPEAT"
+	[ -z "${BOOTS:-}" ] || positive BOOTS "$BOOTS"
 	case ${BENCH_NAME:-bench} in
 	*/* | . | ..) die "BENCH_NAME is '$BENCH_NAME', not the name of a folder in results/" ;;
 	esac
