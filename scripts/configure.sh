@@ -33,6 +33,10 @@ if [ -f "$KOBJ/.config" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
 fi
 
 step "configure $PROFILE: tinyconfig + ${FRAGMENTS}"
+for frag in $FRAGMENTS; do
+	[[ $frag == /* ]] || ! fragment_left_out "$frag" ||
+		note "fragment $frag left out: the tree has no CONFIG_$(fragment_needs "$RCUVET_ROOT/configs/fragments/$frag.config")"
+done
 rm -f "$stamp"
 kmake -s tinyconfig >/dev/null
 KCONFIG_CONFIG=$KOBJ/.config \

@@ -311,13 +311,48 @@ load_profile() {
 	OUT=$RESULTS/$PROFILE
 }
 
+# tree_has_option NAME: the tree to build defines Kconfig option NAME
+# (without CONFIG_), as far as can be told before it is extracted: KSRC's
+# own Kconfig files, or a patch of the series adding "config NAME" (a
+# Debian tree, or KSRC with PATCHES=1).  For the options our patches add;
+# an option of the packaged tree itself is not seen.
+tree_has_option() {
+	local -a patches
+
+	if [ -n "${KSRC:-}" ] &&
+		grep -rqsx --include='Kconfig*' "config $1" "$KSRC/kernel" "$KSRC/arch/x86" "$KSRC/lib"; then
+		return 0
+	fi
+	[ -z "${KSRC:-}" ] || [ "${PATCHES:-0}" = 1 ] || return 1
+	mapfile -t patches < <(series_patches)
+	[ ${#patches[@]} -gt 0 ] && grep -qsx "[+ ]config $1" "${patches[@]}"
+}
+
+# fragment_needs FILE: the option a fragment asks only of a tree that has
+# it, from its line "# rcuvet-needs: CONFIG_NAME" (NAME printed), if any.
+fragment_needs() {
+	sed -n 's/^# rcuvet-needs: CONFIG_\([A-Za-z0-9_]*\).*/\1/p' "$1" | head -1
+}
+
+# fragment_left_out FRAG: the fragment needs an option the tree lacks
+# (fragment_needs, tree_has_option): the profile is built without it.
+fragment_left_out() {
+	local need
+
+	need=$(fragment_needs "$RCUVET_ROOT/configs/fragments/$1.config")
+	[ -n "$need" ] && ! tree_has_option "$need"
+}
+
 # fragment_files: the loaded profile's fragments, each followed by the
 # tree's own addition to it, configs/fragments/TREE/NAME.config (TREE as
 # RCUVET_TREE), where the tree needs more to give what the fragment asks
 # (6.1's tinyconfig picks an allocator KASAN cannot use).  None for 6.12,
 # the tree the fragments are written for.  Merged after the fragment and
-# checked like it (check-config.sh).  A fragment named by its absolute
-# path is a file written for one profile (make torture's scenarios).
+# checked like it (check-config.sh).  A fragment that needs an option the
+# tree lacks (fragment_left_out: the inlined reader of our patch 0007, on
+# TREE=6.1 or an unpatched KSRC) is left out.  A fragment named by its
+# absolute path is a file written for one profile (make torture's
+# scenarios).
 fragment_files() {
 	local frag
 
@@ -330,6 +365,7 @@ fragment_files() {
 		fi
 		[ -f "$RCUVET_ROOT/configs/fragments/$frag.config" ] ||
 			die "profile '$PROFILE' names fragment '$frag', but configs/fragments/$frag.config does not exist"
+		! fragment_left_out "$frag" || continue
 		printf '%s\n' "$RCUVET_ROOT/configs/fragments/$frag.config"
 		[ ! -f "$RCUVET_ROOT/configs/fragments/$RCUVET_TREE/$frag.config" ] ||
 			printf '%s\n' "$RCUVET_ROOT/configs/fragments/$RCUVET_TREE/$frag.config"

@@ -4,8 +4,11 @@
 # each series every patch of its folder and none elsewhere, each 6.1
 # patch the port of a 6.12 one of the same name that says so.  A tree's
 # fragment additions (configs/fragments/TREE/NAME.config) add to a
-# fragment that exists and follow it; 6.12 has none.  Kernel mutants are
-# 6.12's: a mutant profile is refused on TREE=6.1.
+# fragment that exists and follow it; 6.12 has none.  The debug profile's
+# inline fragment (an option of patch 0007) is left out where the tree
+# lacks the option: TREE=6.1, a KSRC not patched; kept for a KSRC with
+# PATCHES=1.  Kernel mutants are 6.12's: a mutant profile is refused on
+# TREE=6.1.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 lib=$root/scripts/lib.sh
@@ -59,6 +62,15 @@ case $got in "base.config 6.1/base.config net-bpf.config "*) ;; *) echo "TREE=6.
 got=$(in_tree 6.12 "$frags")
 [ "$got" = "base.config net-bpf.config rcu.config debug.config kasan.config preempt.config debug-preempt.config emulate.config inline.config" ] ||
 	echo "TREE=6.12 debug fragments: $got"
+case $(in_tree 6.1 "$frags") in *inline.config*) echo "TREE=6.1 debug has fragment inline" ;; esac
+mkdir -p "$t/ksrc/kernel/rcu"
+touch "$t/ksrc/Makefile" "$t/ksrc/kernel/rcu/Kconfig"
+got=$(env -u RCUVET_TREE -u RCUVET_SERIES -u TREE BUILD="$t" KSRC="$t/ksrc" PATCHES=0 \
+	bash -c ". \"\$1\"; $frags" sh "$lib")
+case $got in *emulate.config) ;; *) echo "KSRC without patches, debug fragments: $got" ;; esac
+got=$(env -u RCUVET_TREE -u RCUVET_SERIES -u TREE BUILD="$t" KSRC="$t/ksrc" PATCHES=1 \
+	bash -c ". \"\$1\"; $frags" sh "$lib")
+case $got in *inline.config) ;; *) echo "KSRC with PATCHES=1, debug fragments: $got" ;; esac
 
 in_tree 6.12 'load_profile xdp-mutant; mutant_patches >/dev/null' >"$t/out" 2>&1 ||
 	echo "TREE=6.12: xdp-mutant's patches: $(cat "$t/out")"
