@@ -3,13 +3,15 @@
 # bench: the bench plan on every perf profile (one preemption model each;
 # perf-full-emulate: perf-full with the v4.19 emulation compiled in, off;
 # perf-full-noinline and perf-rt-noinline: rcu_read_lock() out of line,
-# each next to its base), then CSV, tables and plots in results/bench/.
+# each next to its base; icount-full and icount-full-noinline: the
+# perf-full pair's kernels again under QEMU's -icount, where a nanosecond
+# is an instruction), then CSV, tables and plots in results/bench/.
 # Not part of the verdict: a profile that does not build or boot is
 # reported with the reason.
 . "$(dirname "$0")/lib.sh"
 . "$RCUVET_ROOT/scripts/bench-lib.sh"
 
-profiles=${PROFILES:-perf-none perf-voluntary perf-full perf-full-noinline perf-full-emulate perf-rt perf-rt-noinline}
+profiles=${PROFILES:-perf-none perf-voluntary perf-full perf-full-noinline perf-full-emulate perf-rt perf-rt-noinline icount-full icount-full-noinline}
 left_out=
 if [ -z "${PROFILES:-}" ] && ! inline_option; then
 	left_out=$(tr ' ' '\n' <<<"$profiles" | grep -- '-noinline$' | xargs)
@@ -52,10 +54,12 @@ for p in $profiles; do
 	"$RCUVET_ROOT/scripts/bench-code.sh" "$b" "$p" >>"$out/bench.md"
 done
 # Each -noinline profile's kernel text and read-side call sites against
-# its base's (the option on), both built.
+# its base's (the option on), both built; once a kernel pair (the icount
+# profiles boot the perf ones' kernels).
 for p in $profiles; do
 	b=${p%-noinline}
 	[ "$b" != "$p" ] && [[ " $profiles " == *" $b "* ]] || continue
+	[ -z "$(load_profile "$p" && echo "$KERNEL_OF")" ] || continue
 	"$RCUVET_ROOT/scripts/bench-text.sh" "$b" "$p" >>"$out/bench.md"
 done
 cat "$out/not-measured.md" >>"$out/bench.md"

@@ -15,6 +15,28 @@
 # TCG only, multi-threaded: one host thread per vCPU.
 QEMU_MACHINE=(-M "microvm,acpi=off,pit=on" -accel "tcg,thread=multi" -cpu max)
 
+# icount_machine: a profile with QEMU_ICOUNT=SHIFT (the icount-* profiles
+# of make bench) runs its guest under -icount shift=SHIFT,sleep=off: the
+# guest's clock, its TSC included, advances 2^SHIFT ns per instruction
+# executed (and jumps over idle time), so that a time measured in the
+# guest counts instructions, the same from boot to boot and host to host;
+# icount needs single-threaded TCG (the vCPUs take turns).
+icount_machine() {
+	[ -n "${QEMU_ICOUNT:-}" ] || return 0
+	QEMU_MACHINE=(-M "microvm,acpi=off,pit=on" -accel "tcg,thread=single" -cpu max
+		-icount "shift=$QEMU_ICOUNT,sleep=off")
+}
+
+# guest_tsc_khz: the guest's TSC frequency in kHz: the host's (tsc-khz.c),
+# or under icount 10^6 / 2^SHIFT (a tick every 2^SHIFT ns of guest time).
+guest_tsc_khz() {
+	if [ -n "${QEMU_ICOUNT:-}" ]; then
+		echo $((1000000 >> QEMU_ICOUNT))
+	else
+		"$(host_tool tsc-khz)"
+	fi
+}
+
 # boot_plan_limit PLAN: the seconds a plan may run ("boot-timeout:
 # SECONDS", a host-only line), counted from its first step; plans that
 # share a boot share the sum of their limits.  0: no limit of its own.
@@ -47,7 +69,7 @@ boot_plan_limit() {
 # that mdelay() there returned that much early and rcuvet_emulate's
 # readers left before the grace periods they were to outlast.
 boot_cmdline() {
-	local tsc= hz
+	local tsc='' hz
 
 	if [ -n "$2" ]; then
 		tsc="tsc_early_khz=$2 tsc=reliable "
@@ -71,7 +93,8 @@ rm -f "$console"
 plan_limit=$(boot_plan_limit "$plan")
 # The whole boot's limit: the profile's, plus the plan's from its first step.
 timeout_s=$((BOOT_TIMEOUT + plan_limit))
-tsc_khz=$("$(host_tool tsc-khz)")
+icount_machine
+tsc_khz=$(guest_tsc_khz)
 cmdline=$(boot_cmdline "$plan" "$tsc_khz")
 
 if [ "$plan_limit" -gt 0 ]; then

@@ -93,6 +93,8 @@ lava_job() {
 	local plan=$2 rel=$3 label=$4 limit all cmdline extra i
 
 	load_profile "$1"
+	[ -z "$QEMU_ICOUNT" ] ||
+		die "profile '$PROFILE' runs under QEMU's -icount (make bench), which the LAVA jobs do not carry"
 	limit=$(boot_plan_limit "$plan")
 	all=$((BOOT_TIMEOUT + limit))
 	cmdline=$(boot_cmdline "$plan" "$tsc")

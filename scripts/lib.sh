@@ -243,7 +243,8 @@ list_profiles() {
 	done
 }
 
-# load_profile NAME: set PROFILE, FRAGMENTS, CMDLINE, QEMU_*, SUITES (all:
+# load_profile NAME: set PROFILE, FRAGMENTS, CMDLINE, QEMU_* (QEMU_ICOUNT:
+# boot.sh's icount_machine), SUITES (all:
 # our suites of kernel/modules are built for its kernel; none: its guests
 # load only the tree's modules, make torture's scenarios), KOBJ (the
 # kernel's O= folder), OBJ (modules, initramfs) and OUT (results).  A
@@ -273,7 +274,7 @@ load_profile() {
 	[ -f "$f" ] || die "unknown profile '$PROFILE'; valid profiles: $(list_profiles | xargs)"
 	DESCRIPTION= FRAGMENTS= CMDLINE= KERNEL_OF= MUTANT_OF= MUTANT_PATCHES=
 	MUTANT_SCOPE= SUITES=all
-	QEMU_SMP=2 QEMU_MEM=2G BOOT_TIMEOUT=900
+	QEMU_SMP=2 QEMU_MEM=2G BOOT_TIMEOUT=900 QEMU_ICOUNT=
 	KBUILD_ROOT=$SHARED_KBUILD_ROOT TREE=$SHARED_TREE TREE_ID=$SHARED_TREE_ID
 	API_TREE=$TREE API_TREE_ID=$TREE_ID
 	# shellcheck source=/dev/null

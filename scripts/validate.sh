@@ -97,6 +97,10 @@ check_profile() {
 		fragment_files >/dev/null
 		positive "BOOT_TIMEOUT of profile '$PROFILE'" "$BOOT_TIMEOUT"
 		positive "QEMU_SMP of profile '$PROFILE'" "$QEMU_SMP"
+		case $QEMU_ICOUNT in
+		'' | [0-9] | 10) ;;
+		*) die "profile '$PROFILE': QEMU_ICOUNT is '$QEMU_ICOUNT', not a shift from 0 to 10 (2^SHIFT ns of guest time an instruction)" ;;
+		esac
 		if uses_series; then
 			[ -f "$SERIES" ] || die "the patch series $SERIES does not exist"
 			series_patches >/dev/null

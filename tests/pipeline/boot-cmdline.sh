@@ -4,7 +4,10 @@
 # jiffy from it, TSC kHz * 1000 / the kernel's CONFIG_HZ (lpj=: under TCG
 # a secondary CPU's own calibration came out hundreds of times too
 # small); without a frequency neither, without CONFIG_HZ no lpj=.  The
-# plan, the CPU count and the profile's CMDLINE are always there.
+# plan, the CPU count and the profile's CMDLINE are always there.  A
+# profile with QEMU_ICOUNT=SHIFT runs single-threaded TCG under -icount
+# shift=SHIFT,sleep=off with a TSC of 10^6 >> SHIFT kHz; one without keeps
+# multi-threaded TCG, no -icount.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 t=$(mktemp -d)
@@ -41,4 +44,20 @@ has "$line" rcuvet_plan=check
 line=$(cmdline '# CONFIG_HZ is not set' 2995200)
 case $line in *lpj=*) echo "no CONFIG_HZ, yet: $line" ;; esac
 has "$line" tsc_early_khz=2995200
+
+# machine ICOUNT: "TSC-KHZ QEMU-ARGS..." of a profile with QEMU_ICOUNT.
+machine() {
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	BUILD=$t/build bash -c '
+		. "$1/scripts/boot.sh"
+		QEMU_ICOUNT=$2
+		icount_machine
+		echo "$(guest_tsc_khz) ${QEMU_MACHINE[*]}"' - "$root" "$1" 2>&1
+}
+m=$(machine 0)
+has "$m" 1000000 tcg,thread=single -icount shift=0,sleep=off
+[ "$(machine 2 | cut -d' ' -f1)" = 250000 ] || echo "QEMU_ICOUNT=2: TSC not 250000 kHz: $(machine 2)"
+m=$(machine '')
+has "$m" tcg,thread=multi
+case $m in *icount*) echo "no QEMU_ICOUNT, yet: $m" ;; esac
 exit 0
