@@ -10,25 +10,34 @@
 # when they are out of line, and rcu_read_unlock_outermost(), the slow
 # path that every inlined rcu_read_unlock() calls when it has work to
 # do.  A call site is a call, or a tail call: a jump to the function's
-# first byte from another function ("+N tail" when there are any).  A
-# vmlinux or function that is not there is "not measured".
+# first byte from another function ("+N tail" when there are any).  And
+# the size in bytes (nm -S) of the functions the option changes beyond
+# the readers: __switch_to() (saves and loads the depth),
+# rcu_note_context_switch() (clears the no-special bit) and, as one
+# reader's call site, __x64_sys_getppid().  A vmlinux or function that is
+# not there is "not measured".
 . "$(dirname "$0")/lib.sh"
 . "$RCUVET_ROOT/scripts/bench-lib.sh"
 
 base=${1:?usage: bench-text.sh BASE NOINLINE}
 noinl=${2:?usage: bench-text.sh BASE NOINLINE}
 funcs="__rcu_read_lock __rcu_read_unlock rcu_read_unlock_outermost"
+sized="__switch_to rcu_note_context_switch __x64_sys_getppid"
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 
-# measure PROFILE: its vmlinux's "size TEXT DATA BSS", then "func FUNC
-# CALLS TAILS" for each of funcs it has; nothing without a vmlinux.
+# measure PROFILE: its vmlinux's "size TEXT DATA BSS", "func FUNC CALLS
+# TAILS" for each of funcs it has and "bytes FUNC N" for each of sized;
+# nothing without a vmlinux.
 measure() {
 	local v
 
 	v=$(profile_vmlinux "$1")
 	[ -f "$v" ] || return 0
 	size "$v" | awk 'NR == 2 { print "size", $1, $2, $3 }'
+	nm -S -t d "$v" | awk -v sized="$sized" '
+	BEGIN { n = split(sized, l, " "); for (i = 1; i <= n; i++) want[l[i]] = 1 }
+	NF == 4 && ($4 in want) && !($4 in got) { got[$4] = 1; print "bytes", $4, $2 + 0 }'
 	objdump -d --no-show-raw-insn "$v" | awk -v funcs="$funcs" '
 	BEGIN { n = split(funcs, l, " "); for (i = 1; i <= n; i++) want[l[i]] = 1 }
 	/^[0-9a-f]+ <[^>]+>:$/ {
@@ -59,12 +68,13 @@ measure "$base" >"$t/base"
 measure "$noinl" >"$t/noinl"
 
 printf '\n### Inlined rcu_read_lock(): kernel code, %s against %s\n\n' "$base" "$noinl"
-printf 'From the two kernels'"'"' `vmlinux` (`scripts/bench-text.sh`): `size` in bytes, and the call sites of the read-side functions in `objdump -d` (calls; "+N tail": jumps to the function from another, tail calls).\n\n'
+printf 'From the two kernels'"'"' `vmlinux` (`scripts/bench-text.sh`): `size` in bytes, the call sites of the read-side functions in `objdump -d` (calls; "+N tail": jumps to the function from another, tail calls), and the size of the functions the option changes besides the readers (`nm -S`).\n\n'
 printf '| | %s | %s | difference |\n|---|---|---|---|\n' "$base" "$noinl"
-awk -v funcs="$funcs" -v first="$t/base" '
+awk -v funcs="$funcs" -v sized="$sized" -v first="$t/base" '
 { s = FILENAME == first ? 1 : 2 }
 $1 == "size" { got[s] = 1; v[s, "text"] = $2; v[s, "data"] = $3; v[s, "bss"] = $4 }
 $1 == "func" { has[s, $2] = 1; site[s, $2] = $3 ($4 ? " (+" $4 " tail)" : "") }
+$1 == "bytes" { hasb[s, $2] = 1; b[s, $2] = $3 }
 END {
 	split("text data bss", w, " ")
 	for (i = 1; i <= 3; i++) {
@@ -80,5 +90,13 @@ END {
 			printf " %s |", !got[s] ? "not measured (no vmlinux)" :
 				has[s, f[i]] ? site[s, f[i]] : "not measured (no such function)"
 		print " |"
+	}
+	n = split(sized, f, " ")
+	for (i = 1; i <= n; i++) {
+		printf "| `%s` (bytes) |", f[i]
+		for (s = 1; s <= 2; s++)
+			printf " %s |", !got[s] ? "not measured (no vmlinux)" :
+				hasb[s, f[i]] ? b[s, f[i]] : "not measured (no such function)"
+		printf " %s|\n", hasb[1, f[i]] && hasb[2, f[i]] ? sprintf("%+d ", b[1, f[i]] - b[2, f[i]]) : ""
 	}
 }' "$t/base" "$t/noinl"
