@@ -31,12 +31,14 @@
  * SCHED_FIFO below the preemptor, so that no normal task runs instead
  * when it is preempted in place; "in_place" still enters a new section
  * until its preemption picks the reader again (no involuntary switch
- * counted), and fails if that never happens.  One window is left: a tick
+ * counted), and fails if that never happens.  A tick or a context switch
  * between the outermost rcu_read_unlock() and the checks that follow
- * reports a deferred quiescent state, which would hide a reader left
- * queued (a kernel mutant then survives that try; measured: none did in
- * 50 tries, docs/inline-reader.md).  Needs a kernel that preempts at once
- * (preempt=full): skipped otherwise.
+ * would report a deferred quiescent state and so hide a reader left
+ * queued: a try whose reader's stime (tick-based CPU time accounting
+ * counts each tick there) or switch counts moved across that window is
+ * run again, READER_TICK_REDOS times at most, and fails as inconclusive
+ * if every run was hit.
+ * Needs a kernel that preempts at once (preempt=full): skipped otherwise.
  *
  * Kernel mutants: inline-switch-forgets-special,
  * inline-ctxsw-special-unflagged (kernel/patches/mutants/).
@@ -47,15 +49,23 @@
 #include <linux/module.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/sched/task.h>
 #include "rcuvet.h"
 
 /* Sections "in_place" enters at most to be preempted in place once. */
 #define READER_INPLACE_TRIES 100
+/* Runs of a try at most while a tick or a switch falls in its checks' window. */
+#define READER_TICK_REDOS 10
 
 static unsigned int reps = 1;
 module_param(reps, uint, 0444);
 MODULE_PARM_DESC(reps, "Tries of each case");
+
+static bool tick_in_window;
+module_param(tick_in_window, bool, 0444);
+MODULE_PARM_DESC(tick_in_window,
+		 "Negative control: wait for a tick between the outermost rcu_read_unlock() and its checks (every case must fail, inconclusive)");
 
 struct reader_case {
 	const char *name;
@@ -96,6 +106,7 @@ struct reader_try {
 	int depth_out;		/* after the outermost rcu_read_unlock() */
 	u32 special_out;
 	bool queued_out;
+	bool ticked;		/* a tick or a switch between the unlocks and the checks */
 };
 
 /* The running task's PREEMPT_RCU state (the cases skip without it). */
@@ -175,6 +186,30 @@ static void reader_inside(struct reader_try *r)
 }
 
 /*
+ * What moves when a tick is counted to the reader (its stime, by
+ * tick-based accounting) or when it is switched out: either could report
+ * its deferred quiescent state in the window after its outermost
+ * rcu_read_unlock().  All three only grow, so the sum moves with any.
+ */
+static u64 reader_stamp(void)
+{
+	return READ_ONCE(current->stime) + READ_ONCE(current->nvcsw) +
+	       READ_ONCE(current->nivcsw);
+}
+
+/*
+ * The negative control's wait: until the stamp moved since @stamp (a
+ * tick, most likely), a second at most by the local clock.
+ */
+static void reader_wait_tick(u64 stamp)
+{
+	u64 end = local_clock() + NSEC_PER_SEC;
+
+	while (reader_stamp() == stamp && local_clock() < end)
+		cpu_relax();
+}
+
+/*
  * One section a try; "in_place" enters a new one until its preemption
  * picked the reader again.
  */
@@ -182,17 +217,22 @@ static int reader_fn(void *arg)
 {
 	struct reader_try *r = arg;
 	unsigned int i;
+	u64 stamp;
 
 	do {
 		r->tries++;
 		for (i = 0; i < r->c->depth; i++)
 			rcu_read_lock();
 		reader_inside(r);
+		stamp = reader_stamp();
 		for (i = 0; i < r->c->depth; i++)
 			rcu_read_unlock();
+		if (tick_in_window)
+			reader_wait_tick(stamp);
 		r->depth_out = rcu_preempt_depth();
 		r->special_out = reader_special();
 		r->queued_out = reader_queued();
+		r->ticked = reader_stamp() != stamp;
 	} while (!r->preempted && r->tries < READER_INPLACE_TRIES);
 	complete(&r->done);
 	return 0;
@@ -230,6 +270,8 @@ static const char *reader_judge(const struct reader_try *r)
 		return "preempted inside rcu_read_lock(), yet not on the blocked-tasks list";
 	if (r->depth_out)
 		return "depth not 0 after the outermost rcu_read_unlock()";
+	if (r->ticked)
+		return "inconclusive: a tick or a switch fell in the window of the checks in every run";
 	if (r->special_out)
 		return "->rcu_read_unlock_special left set by the outermost rcu_read_unlock()";
 	if (r->queued_out)
@@ -258,7 +300,7 @@ static void reader_run(struct kunit *test, struct reader_try *r)
 static void preempted_reader(struct kunit *test)
 {
 	const struct reader_case *c = test->param_value;
-	unsigned int i, failed = 0, sections = 0;
+	unsigned int i, redo, failed = 0, sections = 0, redone = 0;
 	const char *why, *first = NULL;
 	struct reader_try *r;
 
@@ -272,20 +314,30 @@ static void preempted_reader(struct kunit *test)
 	rcuvet_pin_updater(test);
 	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, r);
+	if (!IS_ENABLED(CONFIG_TICK_CPU_ACCOUNTING))
+		kunit_info(test, "no tick-based CPU time accounting: a tick after the outermost rcu_read_unlock() is not seen");
 	for (i = 0; i < reps; i++) {
-		memset(r, 0, sizeof(*r));
-		r->c = c;
-		reader_run(test, r);
-		sections += r->tries;
+		for (redo = 0;; redo++) {
+			memset(r, 0, sizeof(*r));
+			r->c = c;
+			reader_run(test, r);
+			sections += r->tries;
+			if (!r->ticked || redo == READER_TICK_REDOS)
+				break;
+		}
+		redone += redo;
 		why = reader_judge(r);
 		if (why) {
 			failed++;
 			first = first ?: why;
 		}
 	}
-	if (sections > reps)
+	if (sections > reps + redone)
 		kunit_info(test, "%u sections for %u tries: a preemption in place was not always one",
-			   sections, reps);
+			   sections, reps + redone);
+	if (redone)
+		kunit_info(test, "%u tries run again: a tick or a switch fell between the outermost rcu_read_unlock() and its checks",
+			   redone);
 	KUNIT_EXPECT_EQ_MSG(test, failed, 0, "%u of %u tries failed, the first: %s",
 			    failed, reps, first);
 }
