@@ -71,32 +71,31 @@ printf '\n### Inlined rcu_read_lock(): kernel code, %s against %s\n\n' "$base" "
 printf 'From the two kernels'"'"' `vmlinux` (`scripts/bench-text.sh`): `size` in bytes, the call sites of the read-side functions in `objdump -d` (calls; "+N tail": jumps to the function from another, tail calls), and the size of the functions the option changes besides the readers (`nm -S`).\n\n'
 printf '| | %s | %s | difference |\n|---|---|---|---|\n' "$base" "$noinl"
 awk -v funcs="$funcs" -v sized="$sized" -v first="$t/base" '
+# row(LABEL, HAS, VAL, KEY, DIFF): VAL[s, KEY] of both kernels where
+# HAS[s, KEY] is set, and with DIFF the first minus the second.
+function row(label, h, x, k, diff,   s) {
+	printf "| %s |", label
+	for (s = 1; s <= 2; s++)
+		printf " %s |", !got[s] ? "not measured (no vmlinux)" :
+			((s, k) in h) ? x[s, k] : "not measured (no such function)"
+	printf " %s|\n", diff && ((1, k) in h) && ((2, k) in h) ? sprintf("%+d ", x[1, k] - x[2, k]) : ""
+}
 { s = FILENAME == first ? 1 : 2 }
-$1 == "size" { got[s] = 1; v[s, "text"] = $2; v[s, "data"] = $3; v[s, "bss"] = $4 }
+$1 == "size" {
+	got[s] = 1
+	v[s, "text"] = $2; v[s, "data"] = $3; v[s, "bss"] = $4
+	hv[s, "text"] = hv[s, "data"] = hv[s, "bss"] = 1
+}
 $1 == "func" { has[s, $2] = 1; site[s, $2] = $3 ($4 ? " (+" $4 " tail)" : "") }
 $1 == "bytes" { hasb[s, $2] = 1; b[s, $2] = $3 }
 END {
-	split("text data bss", w, " ")
-	for (i = 1; i <= 3; i++) {
-		printf "| `size` %s |", w[i]
-		for (s = 1; s <= 2; s++)
-			printf " %s |", got[s] ? v[s, w[i]] : "not measured (no vmlinux)"
-		printf " %s|\n", got[1] && got[2] ? sprintf("%+d ", v[1, w[i]] - v[2, w[i]]) : ""
-	}
+	n = split("text data bss", w, " ")
+	for (i = 1; i <= n; i++)
+		row("`size` " w[i], hv, v, w[i], 1)
 	n = split(funcs, f, " ")
-	for (i = 1; i <= n; i++) {
-		printf "| call sites of `%s` |", f[i]
-		for (s = 1; s <= 2; s++)
-			printf " %s |", !got[s] ? "not measured (no vmlinux)" :
-				has[s, f[i]] ? site[s, f[i]] : "not measured (no such function)"
-		print " |"
-	}
+	for (i = 1; i <= n; i++)
+		row("call sites of `" f[i] "`", has, site, f[i], 0)
 	n = split(sized, f, " ")
-	for (i = 1; i <= n; i++) {
-		printf "| `%s` (bytes) |", f[i]
-		for (s = 1; s <= 2; s++)
-			printf " %s |", !got[s] ? "not measured (no vmlinux)" :
-				hasb[s, f[i]] ? b[s, f[i]] : "not measured (no such function)"
-		printf " %s|\n", hasb[1, f[i]] && hasb[2, f[i]] ? sprintf("%+d ", b[1, f[i]] - b[2, f[i]]) : ""
-	}
+	for (i = 1; i <= n; i++)
+		row("`" f[i] "` (bytes)", hasb, b, f[i], 1)
 }' "$t/base" "$t/noinl"
