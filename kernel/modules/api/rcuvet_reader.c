@@ -31,13 +31,16 @@
  * SCHED_FIFO below the preemptor, so that no normal task runs instead
  * when it is preempted in place; "in_place" still enters a new section
  * until its preemption picks the reader again (no involuntary switch
- * counted), and fails if that never happens.  A tick or a context switch
- * between the outermost rcu_read_unlock() and the checks that follow
- * would report a deferred quiescent state and so hide a reader left
- * queued: a try whose reader's stime (tick-based CPU time accounting
- * counts each tick there) or switch counts moved across that window is
- * run again, READER_TICK_REDOS times at most, and fails as inconclusive
- * if every run was hit.
+ * counted), and fails if that never happens.
+ *
+ * Other paths can do the outermost unlock's work and so hide a reader
+ * that a broken unlock left queued: a tick, a switch, an interrupt or a
+ * softirq between the outermost rcu_read_unlock() and the checks that
+ * follow (reader_stamp() counts them), or a special bit besides blocked
+ * (a tick's need_qs, an expedited grace period's hint) set before the
+ * unlock, whose slow path then runs anyway.  A try that passed with one
+ * of those is run again, READER_REDOS times at most, and fails as
+ * inconclusive if every run had one; state left behind fails at once.
  * Needs a kernel that preempts at once (preempt=full): skipped otherwise.
  *
  * Kernel mutants: inline-switch-forgets-special,
@@ -45,6 +48,7 @@
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
+#include <linux/kernel_stat.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/rcupdate.h>
@@ -55,8 +59,8 @@
 
 /* Sections "in_place" enters at most to be preempted in place once. */
 #define READER_INPLACE_TRIES 100
-/* Runs of a try at most while a tick or a switch falls in its checks' window. */
-#define READER_TICK_REDOS 10
+/* Runs of a try again at most while another path may have done its work. */
+#define READER_REDOS 10
 
 static unsigned int reps = 1;
 module_param(reps, uint, 0444);
@@ -65,7 +69,7 @@ MODULE_PARM_DESC(reps, "Tries of each case");
 static bool tick_in_window;
 module_param(tick_in_window, bool, 0444);
 MODULE_PARM_DESC(tick_in_window,
-		 "Negative control: wait for a tick between the outermost rcu_read_unlock() and its checks (every case must fail, inconclusive)");
+		 "Negative control: wait for a tick (or an interrupt, a switch) between the outermost rcu_read_unlock() and its checks (every case must fail, inconclusive)");
 
 struct reader_case {
 	const char *name;
@@ -106,7 +110,12 @@ struct reader_try {
 	int depth_out;		/* after the outermost rcu_read_unlock() */
 	u32 special_out;
 	bool queued_out;
-	bool ticked;		/* a tick or a switch between the unlocks and the checks */
+	/*
+	 * Another path may have done the outermost unlock's work: a special
+	 * bit besides blocked was set before it (its slow path runs anyway)
+	 * or the stamp moved between the unlocks and the checks.
+	 */
+	bool masked;
 };
 
 /* The running task's PREEMPT_RCU state (the cases skip without it). */
@@ -121,6 +130,14 @@ static u32 reader_special(void)
 	return READ_ONCE(current->rcu_read_unlock_special.s);
 }
 
+/* A special bit besides blocked: a tick's need_qs, an expedited hint. */
+static bool reader_hinted(void)
+{
+	union rcu_special s = { .s = reader_special() };
+
+	return s.b.need_qs || s.b.exp_hint || s.b.need_mb;
+}
+
 static bool reader_queued(void)
 {
 	return !list_empty(&current->rcu_node_entry);
@@ -128,6 +145,7 @@ static bool reader_queued(void)
 #else
 static bool reader_blocked(void) { return false; }
 static u32 reader_special(void) { return 0; }
+static bool reader_hinted(void) { return false; }
 static bool reader_queued(void) { return false; }
 #endif
 
@@ -186,20 +204,39 @@ static void reader_inside(struct reader_try *r)
 }
 
 /*
- * What moves when a tick is counted to the reader (its stime, by
- * tick-based accounting) or when it is switched out: either could report
- * its deferred quiescent state in the window after its outermost
- * rcu_read_unlock().  All three only grow, so the sum moves with any.
+ * What moves when anything could report the reader's deferred quiescent
+ * state in the window after its outermost rcu_read_unlock(): a tick
+ * counted to it (its stime, by tick-based accounting), a switch (its
+ * switch counts), an interrupt on its CPU (device interrupts; on x86 also
+ * the local timer, irq_work, and the reschedule and function-call IPIs,
+ * an expedited grace period's among them: an interrupt can also set
+ * need_resched for a preemption that picks the reader again, which no
+ * switch count shows) or a softirq run there (RCU's).  All only grow, so
+ * their sum moves with any.
  */
 static u64 reader_stamp(void)
 {
-	return READ_ONCE(current->stime) + READ_ONCE(current->nvcsw) +
-	       READ_ONCE(current->nivcsw);
+	int cpu = raw_smp_processor_id();
+	u64 stamp = READ_ONCE(current->stime) + READ_ONCE(current->nvcsw) +
+		    READ_ONCE(current->nivcsw) + kstat_cpu_irqs_sum(cpu) +
+		    kstat_cpu_softirqs_sum(cpu);
+
+#ifdef CONFIG_X86
+	stamp += READ_ONCE(per_cpu(irq_stat, cpu).apic_irq_work_irqs);
+#ifdef CONFIG_X86_LOCAL_APIC
+	stamp += READ_ONCE(per_cpu(irq_stat, cpu).apic_timer_irqs);
+#endif
+#ifdef CONFIG_SMP
+	stamp += READ_ONCE(per_cpu(irq_stat, cpu).irq_resched_count) +
+		 READ_ONCE(per_cpu(irq_stat, cpu).irq_call_count);
+#endif
+#endif
+	return stamp;
 }
 
 /*
  * The negative control's wait: until the stamp moved since @stamp (a
- * tick, most likely), a second at most by the local clock.
+ * tick at the latest), a second at most by the local clock.
  */
 static void reader_wait_tick(u64 stamp)
 {
@@ -217,6 +254,7 @@ static int reader_fn(void *arg)
 {
 	struct reader_try *r = arg;
 	unsigned int i;
+	bool hinted;
 	u64 stamp;
 
 	do {
@@ -225,6 +263,7 @@ static int reader_fn(void *arg)
 			rcu_read_lock();
 		reader_inside(r);
 		stamp = reader_stamp();
+		hinted = reader_hinted();
 		for (i = 0; i < r->c->depth; i++)
 			rcu_read_unlock();
 		if (tick_in_window)
@@ -232,7 +271,7 @@ static int reader_fn(void *arg)
 		r->depth_out = rcu_preempt_depth();
 		r->special_out = reader_special();
 		r->queued_out = reader_queued();
-		r->ticked = reader_stamp() != stamp;
+		r->masked = hinted || reader_stamp() != stamp;
 	} while (!r->preempted && r->tries < READER_INPLACE_TRIES);
 	complete(&r->done);
 	return 0;
@@ -270,13 +309,23 @@ static const char *reader_judge(const struct reader_try *r)
 		return "preempted inside rcu_read_lock(), yet not on the blocked-tasks list";
 	if (r->depth_out)
 		return "depth not 0 after the outermost rcu_read_unlock()";
-	if (r->ticked)
-		return "inconclusive: a tick or a switch fell in the window of the checks in every run";
 	if (r->special_out)
 		return "->rcu_read_unlock_special left set by the outermost rcu_read_unlock()";
 	if (r->queued_out)
 		return "still on the blocked-tasks list after the outermost rcu_read_unlock(): every later grace period would wait for it";
+	if (r->masked)
+		return "inconclusive: in every run another path may have done the outermost unlock's work";
 	return NULL;
+}
+
+/*
+ * A try that passed only because another path may have done the unlock's
+ * work: run it again.  State left behind is a failure whatever else ran,
+ * since those paths only clear it.
+ */
+static bool reader_masked(const struct reader_try *r)
+{
+	return r->masked && !r->special_out && !r->queued_out;
 }
 
 /* One try: a reader and its preemptor, started, run and stopped. */
@@ -314,15 +363,13 @@ static void preempted_reader(struct kunit *test)
 	rcuvet_pin_updater(test);
 	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, r);
-	if (!IS_ENABLED(CONFIG_TICK_CPU_ACCOUNTING))
-		kunit_info(test, "no tick-based CPU time accounting: a tick after the outermost rcu_read_unlock() is not seen");
 	for (i = 0; i < reps; i++) {
 		for (redo = 0;; redo++) {
 			memset(r, 0, sizeof(*r));
 			r->c = c;
 			reader_run(test, r);
 			sections += r->tries;
-			if (!r->ticked || redo == READER_TICK_REDOS)
+			if (!reader_masked(r) || redo == READER_REDOS)
 				break;
 		}
 		redone += redo;
@@ -336,7 +383,7 @@ static void preempted_reader(struct kunit *test)
 		kunit_info(test, "%u sections for %u tries: a preemption in place was not always one",
 			   sections, reps + redone);
 	if (redone)
-		kunit_info(test, "%u tries run again: a tick or a switch fell between the outermost rcu_read_unlock() and its checks",
+		kunit_info(test, "%u tries run again: a tick, switch, interrupt or softirq fell between the outermost rcu_read_unlock() and its checks, or a special bit besides blocked was set",
 			   redone);
 	KUNIT_EXPECT_EQ_MSG(test, failed, 0, "%u of %u tries failed, the first: %s",
 			    failed, reps, first);
