@@ -243,7 +243,7 @@ claims() {
 {
 	printf '## Benchmarks\n\nTimings are emulated (QEMU TCG): read the ratios, measured in the same boot.\n'
 	! grep -q '^icount-' "$csv" ||
-		printf 'The `icount-*` profiles ran under QEMU'"'"'s `-icount shift=0`: their nanoseconds are instructions executed, the same from boot to boot (not cycles: a call and a per-CPU increment count one each).\n'
+		printf 'The `icount-*` profiles ran under QEMU'"'"'s `-icount shift=0`: their nanoseconds are instructions executed, the same from boot to boot (not cycles: a call and a per-CPU increment count one each), except where a time includes idle waits (the grace periods: idle time is skipped to the next timer).\n'
 	table "Reader cost, per enter/exit pair (rcuvet_bench)" reader_ps 1000 ns preempt_disable empty
 	table "Reader cost, per pair (refscale)" reader_ns 1 ns rcu
 	table "Grace-period latency" gp_ns 1000000 ms synchronize_rcu

@@ -19,8 +19,10 @@ QEMU_MACHINE=(-M "microvm,acpi=off,pit=on" -accel "tcg,thread=multi" -cpu max)
 # of make bench) runs its guest under -icount shift=SHIFT,sleep=off: the
 # guest's clock, its TSC included, advances 2^SHIFT ns per instruction
 # executed (and jumps over idle time), so that a time measured in the
-# guest counts instructions, the same from boot to boot and host to host;
-# icount needs single-threaded TCG (the vCPUs take turns).
+# guest counts instructions (the guest's, of both vCPUs; a rep-prefixed
+# string instruction counts once an iteration), the same from boot to
+# boot and host to host; icount needs single-threaded TCG (the vCPUs
+# take turns).
 icount_machine() {
 	[ -n "${QEMU_ICOUNT:-}" ] || return 0
 	QEMU_MACHINE=(-M "microvm,acpi=off,pit=on" -accel "tcg,thread=single" -cpu max
@@ -28,10 +30,12 @@ icount_machine() {
 }
 
 # guest_tsc_khz: the guest's TSC frequency in kHz: the host's (tsc-khz.c),
-# or under icount 10^6 / 2^SHIFT (a tick every 2^SHIFT ns of guest time).
+# or under icount 10^6 whatever the shift: QEMU 7.2's TSC then reads the
+# virtual clock's nanoseconds (cpu_get_ticks() is icount_get()), one
+# tick a guest ns, 2^-SHIFT instructions.
 guest_tsc_khz() {
 	if [ -n "${QEMU_ICOUNT:-}" ]; then
-		echo $((1000000 >> QEMU_ICOUNT))
+		echo 1000000
 	else
 		"$(host_tool tsc-khz)"
 	fi

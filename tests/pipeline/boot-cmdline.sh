@@ -6,7 +6,8 @@
 # small); without a frequency neither, without CONFIG_HZ no lpj=.  The
 # plan, the CPU count and the profile's CMDLINE are always there.  A
 # profile with QEMU_ICOUNT=SHIFT runs single-threaded TCG under -icount
-# shift=SHIFT,sleep=off with a TSC of 10^6 >> SHIFT kHz; one without keeps
+# shift=SHIFT,sleep=off with a TSC of 10^6 kHz (a tick a guest ns,
+# whatever the shift); one without keeps
 # multi-threaded TCG, no -icount.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -56,7 +57,8 @@ machine() {
 }
 m=$(machine 0)
 has "$m" 1000000 tcg,thread=single -icount shift=0,sleep=off
-[ "$(machine 2 | cut -d' ' -f1)" = 250000 ] || echo "QEMU_ICOUNT=2: TSC not 250000 kHz: $(machine 2)"
+[ "$(machine 2 | cut -d' ' -f1)" = 1000000 ] || echo "QEMU_ICOUNT=2: TSC not 1000000 kHz: $(machine 2)"
+has "$(machine 2)" -icount shift=2,sleep=off
 m=$(machine '')
 has "$m" tcg,thread=multi
 case $m in *icount*) echo "no QEMU_ICOUNT, yet: $m" ;; esac
