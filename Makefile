@@ -14,7 +14,7 @@
 # KSRC=/path/to/linux (your own tree; PATCHES=1 to apply
 # kernel/patches/series, with TREE=6.1 series-6.1, to a copy of it), PLAN=name
 # (run's plan, default "run"), JOBS=n, REPEAT=n (make repeat's rounds),
-BOOTS=n (make bench-sys's boots of each profile, default 5),
+# BOOTS=n (make bench-sys's boots of each profile, default 5),
 # BENCH_NAME=dir (make bench's results/ folder, default "bench"), FRESH=1
 # (make check boots again where nothing changed since a boot that passed),
 # SCENARIOS=A,B, TORTURE_DURATION=seconds (default 60) and
@@ -31,7 +31,7 @@ BOOTS=n (make bench-sys's boots of each profile, default 5),
 ifdef PROFILE
 PROFILES := $(PROFILE)
 endif
-export PROFILES TREE KSRC PATCHES PLAN JOBS REPEAT BENCH_NAME FRESH MUTANTS
+export PROFILES TREE KSRC PATCHES PLAN JOBS REPEAT BOOTS BENCH_NAME FRESH MUTANTS
 export SCENARIOS TORTURE_DURATION TORTURE_MAX_CPUS
 export CONTROLS_PROFILE ARTIFACT_URL TSC_KHZ LAVA_DEVICE_TYPE FORCE
 export LAVA LAVA_POLL LAVA_ARTIFACT_PORT

@@ -3,8 +3,9 @@
 # bench-sys: the system-level measures of guest/sched-bench (plan
 # bench-sys) on each profile (default: perf-full and perf-full-noinline,
 # rcu_read_lock() inline and out of line) in BOOTS boots of each
-# (default 5), the profiles taken in turn boot by boot so that a change
-# in the host's speed falls on all of them.  make bench boots each
+# (default 5), the profiles taken in turn boot by boot (every other boot
+# in the reverse order) so that a change in the host's speed falls on all
+# of them.  make bench boots each
 # profile once; under TCG one boot can run some percent faster than the
 # next, as fast as the difference to be measured, so this step gives the
 # spread.  results/bench-sys/: sys.csv (bench-parse's rows, the boot
@@ -21,7 +22,11 @@ csv=$out/sys.csv
 : >"$csv"
 ok=0 failed=0
 for ((i = 1; i <= boots; i++)); do
-	for p in $profiles; do
+	# Every other boot in the reverse order: the order's own effect falls
+	# on each profile alike.
+	order=$profiles
+	[ $((i % 2)) -eq 1 ] || order=$(tr ' ' '\n' <<<"$profiles" | tac | xargs)
+	for p in $order; do
 		step "bench-sys: boot $i of $boots, $p"
 		run=$out/$i/$p
 		mkdir -p "$out/$i"
