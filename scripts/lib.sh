@@ -344,6 +344,18 @@ fragment_left_out() {
 	[ -n "$need" ] && ! tree_has_option "$need"
 }
 
+# fragments_used: the loaded profile's fragments that its build merges:
+# FRAGMENTS without those the tree lacks the option for (fragment_left_out).
+fragments_used() {
+	local frag out=''
+
+	for frag in $FRAGMENTS; do
+		[[ $frag == /* ]] || ! fragment_left_out "$frag" || continue
+		out+="${out:+ }$frag"
+	done
+	printf '%s\n' "$out"
+}
+
 # fragment_files: the loaded profile's fragments, each followed by the
 # tree's own addition to it, configs/fragments/TREE/NAME.config (TREE as
 # RCUVET_TREE), where the tree needs more to give what the fragment asks

@@ -119,7 +119,7 @@ fi
 
 jq -n --arg name "$name" --arg profile "$profile" --arg plan "$plan" \
 	--arg tree "$tree" --arg tree_id "$tree_hash" \
-	--arg fragments "$FRAGMENTS" --arg cmdline "$CMDLINE" \
+	--arg fragments "$(fragments_used)" --arg cmdline "$CMDLINE" \
 	--arg start "$start" --arg now "$(date +%s)" --arg guest "$guest" --arg boot "$boot" \
 	--arg dir "$(rel "$out")" --arg console "$(rel "$console")" \
 	--rawfile kernel "$tmp/kernel" --rawfile config "$tmp/config" --rawfile debug "$tmp/debug" \
