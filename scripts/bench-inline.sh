@@ -8,7 +8,9 @@
 # rows: a context switch, getppid(), stat("/"), getuid()) in ns, each
 # also as a multiple of getuid() in its own boot (a system call without
 # an RCU reader), and "inline / noinline": the ratio of the two medians,
-# and of the two multiples, which cancels TCG's speed from boot to boot.
+# and of the two multiples, meant to cancel TCG's speed from boot to boot
+# (between two builds it does not: getuid() itself runs at different
+# speeds, docs/bench.md "Inlined rcu_read_lock()").
 # The heading says which options the two kernels' configs differ in:
 # anything but CONFIG_RCU_INLINE_READ_LOCK, or nothing (a tree without
 # the option), makes it no measurement of the option alone.
@@ -52,7 +54,7 @@ for p in $(cut -d, -f1 "$csv" | awk '!s[$0]++'); do
 			exit
 		}
 		print "guest/sched-bench'"'"'s medians in ns (per context switch, per call) and, in parentheses, as a multiple of `getuid()` (no RCU reader) in the same boot."
-		print "\"inline / noinline\" is the ratio of the medians (below 1: the inlined kernel is faster), \"per getuid()\" that of the multiples, which cancels TCG'"'"'s speed from boot to boot; one boot of each (another `make bench` shows the spread between boots).\n"
+		print "\"inline / noinline\" is the ratio of the medians (below 1: the inlined kernel is faster), \"per getuid()\" that of the multiples, meant to cancel TCG'"'"'s speed from boot to boot, though between two builds `getuid()` itself runs at different speeds; one boot of each (another `make bench` shows the spread between boots).\n"
 		printf "| measure | %s | %s | inline / noinline | per getuid() |\n|---|---|---|---|---|\n", b, p
 		for (r = 1; r <= nr; r++) {
 			x = (b, rows[r]) in m ? m[b, rows[r]] : ""

@@ -4,11 +4,13 @@
 # (the boot number, then bench-parse's columns).  For each measure of
 # guest/sched-bench and each profile: the median over the boots of each
 # boot's median in ns, and of its multiple of getuid() in the same boot
-# (a system call without an RCU reader: the multiple cancels TCG's speed
-# from boot to boot), each with its range over the boots.  Then, for each
-# profile after the first, the first's multiple over its own, boot by
-# boot (below 1: the first is faster): the median and range of those
-# ratios, so that the spread between boots is seen beside the difference.
+# (a system call without an RCU reader, meant to cancel TCG's speed from
+# boot to boot; between two builds it does not: getuid() itself runs at
+# different speeds, docs/bench.md), each with its range over the boots.
+# Then, for each profile after the first, the first's multiple over its
+# own and the first's ns over its own, boot by boot (below 1: the first
+# is faster): the median and range of those ratios, so that the spread
+# between boots is seen beside the difference.
 . "$(dirname "$0")/lib.sh"
 
 csv=${1:?usage: bench-sys-report.sh CSV PROFILES}
@@ -54,17 +56,17 @@ END {
 	}
 	print "`make bench-sys` (scripts/bench-sys.sh): guest/sched-bench in each boot, the profiles booted in turn.  Each cell: the median over the boots of the boot'"'"'s median (ns per context switch, per call), and its range over the boots; \"x getuid\": the same as a multiple of `getuid()` (no RCU reader) in the same boot."
 	if (np > 1)
-		printf "\"%s / P\": %s'"'"'s multiple over P'"'"'s, boot by boot (below 1: %s is faster), the median of the boots'"'"' ratios and their range.\n", p[1], p[1], p[1]
+		printf "\"%s / P\": %s'"'"'s multiple over P'"'"'s, boot by boot (below 1: %s is faster), the median of the boots'"'"' ratios and their range; \"ns\" the same of the nanoseconds.\n", p[1], p[1], p[1]
 	printf "\n| measure |"
 	for (j = 1; j <= np; j++)
 		printf " %s ns | %s x getuid |", p[j], p[j]
 	for (j = 2; j <= np; j++)
-		printf " %s / %s |", p[1], p[j]
+		printf " %s / %s | %s / %s, ns |", p[1], p[j], p[1], p[j]
 	printf "\n|---|"
 	for (j = 1; j <= np; j++)
 		printf "---|---|"
 	for (j = 2; j <= np; j++)
-		printf "---|"
+		printf "---|---|"
 	printf "\n"
 	for (r = 1; r <= nr; r++) {
 		printf "| %s |", rows[r]
@@ -82,14 +84,18 @@ END {
 			printf " %s | %s |", cell(ns, n, ""), cell(x, k, "x")
 		}
 		for (j = 2; j <= np; j++) {
-			k = 0
+			k = n = 0
 			delete q
-			for (b = 1; b <= nb; b++)
-				if (val(b, p[1], rows[r]) > 0 && val(b, p[j], rows[r]) > 0 &&
-				    val(b, p[1], "getuid") > 0 && val(b, p[j], "getuid") > 0)
+			delete qn
+			for (b = 1; b <= nb; b++) {
+				if (val(b, p[1], rows[r]) <= 0 || val(b, p[j], rows[r]) <= 0)
+					continue
+				qn[++n] = val(b, p[1], rows[r]) / val(b, p[j], rows[r])
+				if (val(b, p[1], "getuid") > 0 && val(b, p[j], "getuid") > 0)
 					q[++k] = val(b, p[1], rows[r]) / val(b, p[1], "getuid") * \
 						 val(b, p[j], "getuid") / val(b, p[j], rows[r])
-			printf " %s |", cell(q, k, "x")
+			}
+			printf " %s | %s |", cell(q, k, "x"), cell(qn, n, "x")
 		}
 		printf "\n"
 	}

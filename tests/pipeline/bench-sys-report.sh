@@ -3,7 +3,8 @@
 # profiles: each cell is the median over the boots and its range, the
 # multiple of getuid() is taken boot by boot (boot 3 runs twice as slow
 # and must not move it), the ratio column is the median of the boots'
-# ratios, a boot without getuid() counts for the ns cell only, and a
+# ratios and, beside it, that of the boots' ns, a boot without getuid()
+# counts for the ns cells only, and a
 # CSV with no sched-bench row says that nothing was measured.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -31,6 +32,8 @@ expect '### System level, 4 boots of each profile'
 expect '| ctxsw | 45500 (30000 to 99000, 4 boots) | x10.0 (x10.0 to x10.0, 3 boots) |'
 # b: 11 10 12 -> x11.0; a / b: 10/11 10/10 10/12 -> median 0.909.
 expect '| x11.0 (x10.0 to x12.0, 3 boots) | x0.909 (x0.833 to x1.000, 3 boots) |'
+# a / b in ns, boot by boot: 0.909 1 0.833 1 -> x0.955, all 4 boots.
+expect '| x0.909 (x0.833 to x1.000, 3 boots) | x0.955 (x0.833 to x1.000, 4 boots) |'
 expect '| getuid | 3100 (3000 to 6000, 3 boots) |'
 grep -q '| pair |' "$work/out.md" && echo "a row that is not sched-bench's made a measure"
 
