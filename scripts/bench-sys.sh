@@ -5,10 +5,9 @@
 # rcu_read_lock() inline and out of line) in BOOTS boots of each
 # (default 5), the profiles taken in turn boot by boot (every other boot
 # in the reverse order) so that a change in the host's speed falls on all
-# of them.  make bench boots each
-# profile once; under TCG one boot can run some percent faster than the
-# next, as fast as the difference to be measured, so this step gives the
-# spread.  results/bench-sys/: sys.csv (bench-parse's rows, the boot
+# of them.  make bench boots each profile once; under TCG one boot can
+# run some percent faster than the next, as fast as the difference to be
+# measured, so this step gives the spread.  results/bench-sys/: sys.csv (bench-parse's rows, the boot
 # number first) and bench-sys.md (bench-sys-report.sh).
 . "$(dirname "$0")/lib.sh"
 

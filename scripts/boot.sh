@@ -25,7 +25,7 @@ QEMU_MACHINE=(-M "microvm,acpi=off,pit=on" -accel "tcg,thread=multi" -cpu max)
 # take turns).
 icount_machine() {
 	[ -n "${QEMU_ICOUNT:-}" ] || return 0
-	QEMU_MACHINE=(-M "microvm,acpi=off,pit=on" -accel "tcg,thread=single" -cpu max
+	QEMU_MACHINE=("${QEMU_MACHINE[@]/thread=multi/thread=single}"
 		-icount "shift=$QEMU_ICOUNT,sleep=off")
 }
 

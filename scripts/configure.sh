@@ -32,11 +32,9 @@ if [ -f "$KOBJ/.config" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
 	exit 0
 fi
 
-step "configure $PROFILE: tinyconfig + ${FRAGMENTS}"
-for frag in $FRAGMENTS; do
-	[[ $frag == /* ]] || ! fragment_left_out "$frag" ||
-		note "fragment $frag left out: the tree has no CONFIG_$(fragment_needs "$RCUVET_ROOT/configs/fragments/$frag.config")"
-done
+step "configure $PROFILE: tinyconfig + $(fragments_used)"
+left=$(fragments_used left)
+[ -z "$left" ] || note "left out, the tree lacks the option they need: $left"
 rm -f "$stamp"
 kmake -s tinyconfig >/dev/null
 KCONFIG_CONFIG=$KOBJ/.config \

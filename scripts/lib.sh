@@ -344,16 +344,24 @@ fragment_left_out() {
 	[ -n "$need" ] && ! tree_has_option "$need"
 }
 
-# fragments_used: the loaded profile's fragments that its build merges:
-# FRAGMENTS without those the tree lacks the option for (fragment_left_out).
+# fragments_used [LEFT]: the loaded profile's fragments that its build
+# merges: FRAGMENTS without those the tree lacks the option for
+# (fragment_left_out); with LEFT=left, those left out instead.
 fragments_used() {
-	local frag out=''
+	local frag used='' left=''
 
 	for frag in $FRAGMENTS; do
-		[[ $frag == /* ]] || ! fragment_left_out "$frag" || continue
-		out+="${out:+ }$frag"
+		if [[ $frag != /* ]] && fragment_left_out "$frag"; then
+			left+="${left:+ }$frag"
+		else
+			used+="${used:+ }$frag"
+		fi
 	done
-	printf '%s\n' "$out"
+	if [ "${1:-}" = left ]; then
+		printf '%s\n' "$left"
+	else
+		printf '%s\n' "$used"
+	fi
 }
 
 # fragment_files: the loaded profile's fragments, each followed by the
@@ -367,8 +375,9 @@ fragments_used() {
 # absolute path is a file written for one profile (make torture's
 # scenarios).
 fragment_files() {
-	local frag
+	local frag left
 
+	left=$(fragments_used left)
 	for frag in $FRAGMENTS; do
 		if [[ $frag == /* ]]; then
 			[ -f "$frag" ] ||
@@ -378,7 +387,7 @@ fragment_files() {
 		fi
 		[ -f "$RCUVET_ROOT/configs/fragments/$frag.config" ] ||
 			die "profile '$PROFILE' names fragment '$frag', but configs/fragments/$frag.config does not exist"
-		! fragment_left_out "$frag" || continue
+		[[ " $left " != *" $frag "* ]] || continue
 		printf '%s\n' "$RCUVET_ROOT/configs/fragments/$frag.config"
 		[ ! -f "$RCUVET_ROOT/configs/fragments/$RCUVET_TREE/$frag.config" ] ||
 			printf '%s\n' "$RCUVET_ROOT/configs/fragments/$RCUVET_TREE/$frag.config"
