@@ -17,8 +17,9 @@
 # BOOTS=n (make bench-sys's boots of each profile, default 5),
 # BENCH_NAME=dir (make bench's results/ folder, default "bench"), FRESH=1
 # (make check boots again where nothing changed since a boot that passed),
-# SCENARIOS=A,B, TORTURE_DURATION=seconds (default 60) and
-# TORTURE_MAX_CPUS=n (default: the host's CPUs) for make torture.
+# SCENARIOS=A,B, TORTURE_DURATION=seconds (default 60),
+# TORTURE_MAX_CPUS=n (default: the host's CPUs) and TORTURE_EMULATE=4.19
+# (v4.19's grace periods: PREEMPT_RCU scenarios must fail) for make torture.
 #
 # LAVA (docs/scale-out.md): make lava-jobs ARTIFACT_URL=prefix writes a LAVA
 # job per boot of make check to results/lava/; make lava-validate also
@@ -32,7 +33,7 @@ ifdef PROFILE
 PROFILES := $(PROFILE)
 endif
 export PROFILES TREE KSRC PATCHES PLAN JOBS REPEAT BOOTS BENCH_NAME FRESH MUTANTS
-export SCENARIOS TORTURE_DURATION TORTURE_MAX_CPUS
+export SCENARIOS TORTURE_DURATION TORTURE_MAX_CPUS TORTURE_EMULATE
 export CONTROLS_PROFILE ARTIFACT_URL TSC_KHZ LAVA_DEVICE_TYPE FORCE
 export LAVA LAVA_POLL LAVA_ARTIFACT_PORT
 

@@ -364,6 +364,13 @@ fragments_used() {
 	fi
 }
 
+# torture_name SCENARIO: make torture's name for the scenario's kernel,
+# profile (torture-NAME), plan and results: SCENARIO, with
+# TORTURE_EMULATE=4.19 SCENARIO-emulate-4.19 (docs/torture.md).
+torture_name() {
+	printf '%s%s\n' "$1" "${TORTURE_EMULATE:+-emulate-$TORTURE_EMULATE}"
+}
+
 # fragment_files: the loaded profile's fragments, each followed by the
 # tree's own addition to it, configs/fragments/TREE/NAME.config (TREE as
 # RCUVET_TREE), where the tree needs more to give what the fragment asks

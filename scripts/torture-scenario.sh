@@ -16,17 +16,24 @@
 #   build/plans/torture-SCENARIO.plan       torture and rcutorture loaded
 #       with the .boot's rcutorture.* parameters and kvm.sh's additions,
 #       TORTURE_DURATION seconds, then rmmod (End of test).
-# Exits 3, the reason in build/torture/SCENARIO/skip.txt, for a scenario
-# that cannot run on TORTURE_MAX_CPUS vCPUs.  TORTURE_CONFIGS is the
-# scenarios' folder (default: the tree's).
+# With TORTURE_EMULATE=4.19 the kernel is the scenario's with v4.19's
+# grace periods (kernel/patches/0001-*: CONFIG_RCU_EMULATE_UNCONSOLIDATED,
+# rcutree.emulate_unconsolidated=1), under the name SCENARIO-emulate-4.19
+# (torture_name) in place of SCENARIO above: a run that must fail.
+# Exits 3, the reason in build/torture/NAME/skip.txt, for a scenario that
+# cannot run on TORTURE_MAX_CPUS vCPUs, or under the emulation without
+# PREEMPT_RCU.  TORTURE_CONFIGS is the scenarios' folder (default: the
+# tree's).
 . "$(dirname "$0")/lib.sh"
 
 scen=${1:?usage: torture-scenario.sh SCENARIO}
 configs=${TORTURE_CONFIGS:-$TREE/tools/testing/selftests/rcutorture/configs/rcu}
 duration=${TORTURE_DURATION:-60}
 max_cpus=${TORTURE_MAX_CPUS:-$(nproc)}
-dir=$BUILD/torture/$scen
-frag=$dir/$scen.config
+emulate=${TORTURE_EMULATE:-}
+name=$(torture_name "$scen")
+dir=$BUILD/torture/$name
+frag=$dir/$name.config
 red=$dir/reductions.txt
 
 [ -f "$configs/$scen" ] || die "no rcutorture scenario '$scen' in $configs"
@@ -48,6 +55,7 @@ boot_words() {
 	cat "$configs/CFcommon" 2>/dev/null || true
 	sed 's/^#CHECK#//' "$configs/$scen"
 	cat "$configs/CFcommon.x86_64" 2>/dev/null || true
+	[ -z "$emulate" ] || printf '%s\n' CONFIG_RCU_EXPERT=y CONFIG_RCU_EMULATE_UNCONSOLIDATED=y
 	echo CONFIG_RCU_TORTURE_TEST=m
 } | awk '
 	/^CONFIG_[A-Za-z0-9_]+=/ { k = $0; sub(/=.*/, "", k); v = substr($0, length(k) + 2) }
@@ -65,6 +73,16 @@ boot_words() {
 option() {
 	sed -n -e "s/^CONFIG_$1=//p" -e "s/^# CONFIG_$1 is not set/n/p" "$frag"
 }
+
+# v4.19's emulation changes what PREEMPT_RCU's grace periods wait for:
+# nothing to emulate without it (v4.19's other flavors are today's).
+if [ -n "$emulate" ]; then
+	if [ "$(option PREEMPT)" != y ]; then
+		echo "no PREEMPT_RCU (CONFIG_PREEMPT is not y): v4.19's grace periods are emulated for it only" >"$dir/skip.txt"
+		exit 3
+	fi
+	echo "v4.19 grace periods (TORTURE_EMULATE=4.19): CONFIG_RCU_EMULATE_UNCONSOLIDATED=y, CONFIG_RCU_EXPERT=y, rcutree.emulate_unconsolidated=1" >>"$red"
+fi
 
 # Every scenario's own reductions (rcutorture =m, loaded after boot and
 # unloaded after TORTURE_DURATION, is every scenario's: summary.md says so).
@@ -136,6 +154,7 @@ for w in $(boot_words); do
 	*) cmdline+=("$w") ;;
 	esac
 done
+[ -z "$emulate" ] || cmdline+=(rcutree.emulate_unconsolidated=1)
 
 # has PARAM: the scenario sets rcutorture.PARAM (or a name starting so).
 has() {
@@ -158,18 +177,20 @@ has stat_interval= || extra+=(stat_interval=15)
 extra+=(test_no_idle_hz=1 verbose=1)
 params=("${extra[@]}" "${params[@]}")
 
-cat >"$BUILD/profiles/torture-$scen.profile" <<EOF
+what="rcutorture scenario $scen"
+[ -z "$emulate" ] || what+=" with v$emulate's grace periods"
+cat >"$BUILD/profiles/torture-$name.profile" <<EOF
 # Written by scripts/torture-scenario.sh for make torture: the tree's
-# rcutorture scenario $scen (docs/torture.md).  Do not edit.
-DESCRIPTION="rcutorture scenario $scen"
+# $what (docs/torture.md).  Do not edit.
+DESCRIPTION="$what"
 FRAGMENTS="$frag"
 CMDLINE="${cmdline[*]}"
 QEMU_SMP=$cpus
 SUITES=none
 EOF
-cat >"$BUILD/plans/torture-$scen.plan" <<EOF
+cat >"$BUILD/plans/torture-$name.plan" <<EOF
 # Written by scripts/torture-scenario.sh for make torture: the tree's
-# rcutorture scenario $scen, ${duration} s (docs/torture.md).  Do not edit.
+# $what, ${duration} s (docs/torture.md).  Do not edit.
 boot-timeout: $((duration + 600))
 module torture
 module rcutorture ${params[*]}

@@ -6,7 +6,9 @@
 # rcutorture's rules (torture-judge.sh) and by the verdict; the later
 # scenarios' kernels build in the background while the earlier ones boot.
 # TORTURE_DURATION seconds each (default 60), at most TORTURE_MAX_CPUS
-# vCPUs (default: the host's CPUs, as kvm.sh).  The table goes to
+# vCPUs (default: the host's CPUs, as kvm.sh).  TORTURE_EMULATE=4.19:
+# the kernels have v4.19's grace periods (kernel/patches/0001-*), and the
+# scenarios with PREEMPT_RCU must fail.  The table goes to
 # results/torture/summary.md and summary.tsv (docs/torture.md).
 . "$(dirname "$0")/lib.sh"
 here=$RCUVET_ROOT/scripts
@@ -15,7 +17,13 @@ duration=${TORTURE_DURATION:-60}
 max_cpus=${TORTURE_MAX_CPUS:-$(nproc)}
 case $duration in '' | *[!0-9]* | 0*) die "TORTURE_DURATION is '$duration', not a positive number of seconds" ;; esac
 case $max_cpus in '' | *[!0-9]* | 0*) die "TORTURE_MAX_CPUS is '$max_cpus', not a positive number of vCPUs" ;; esac
-export TORTURE_DURATION=$duration TORTURE_MAX_CPUS=$max_cpus
+case ${TORTURE_EMULATE:-} in
+'' | 4.19) ;;
+*) die "TORTURE_EMULATE is '$TORTURE_EMULATE': 4.19 (v4.19's grace periods) or empty" ;;
+esac
+[ -z "${TORTURE_EMULATE:-}" ] || tree_has_option RCU_EMULATE_UNCONSOLIDATED ||
+	die "TORTURE_EMULATE=4.19 needs CONFIG_RCU_EMULATE_UNCONSOLIDATED (kernel/patches/0001-*), which this tree lacks: PATCHES=1 applies it to KSRC"
+export TORTURE_DURATION=$duration TORTURE_MAX_CPUS=$max_cpus TORTURE_EMULATE=${TORTURE_EMULATE:-}
 list=${SCENARIOS:-}
 read -ra wanted <<<"${list//,/ }"
 for s in "${wanted[@]}"; do
@@ -42,14 +50,14 @@ done
 out=$RESULTS/torture
 rm -rf "$out"
 mkdir -p "$out"
-step "rcutorture scenarios: ${wanted[*]} (${duration} s each, at most $max_cpus vCPUs)"
+step "rcutorture scenarios: ${wanted[*]} (${duration} s each, at most $max_cpus vCPUs${TORTURE_EMULATE:+, v$TORTURE_EMULATE grace periods})"
 run=() skipped=()
 for s in "${wanted[@]}"; do
 	rc=0
 	"$here/torture-scenario.sh" "$s" || rc=$?
 	case $rc in
-	0) run+=("$s") ;;
-	3) skipped+=("$s") ;;
+	0) run+=("$(torture_name "$s")") ;;
+	3) skipped+=("$(torture_name "$s")") ;;
 	*) die "scenario $s: its profile and plan could not be written" ;;
 	esac
 done

@@ -81,6 +81,15 @@ has "$f" "# CONFIG_RCU_EXPERT is not set"
 has "$l" torture_type=srcu
 scen TREE04 TORTURE_MAX_CPUS=1 && echo "TREE04 on 1 vCPU was not skipped"
 grep -qs nohz_full "$BUILD/torture/TREE04/skip.txt" || echo "TREE04 on 1 vCPU: no reason in skip.txt"
+# v4.19's grace periods: a kernel of its own, with the option and the
+# boot parameter; a scenario without PREEMPT_RCU skipped, with the reason.
+scen TREE01 TORTURE_EMULATE=4.19 || echo "TREE01 emulated: status $?: $(cat "$t/out")"
+has "$BUILD/torture/TREE01-emulate-4.19/TREE01-emulate-4.19.config" CONFIG_RCU_EMULATE_UNCONSOLIDATED=y
+has "$BUILD/profiles/torture-TREE01-emulate-4.19.profile" "rcutree.emulate_unconsolidated=1"
+has "$BUILD/torture/TREE01-emulate-4.19/reductions.txt" "v4.19 grace periods"
+lacks "$BUILD/torture/TREE01/TREE01.config" EMULATE
+scen TREE05 TORTURE_EMULATE=4.19 && echo "TREE05 (PREEMPT_NONE) emulated was not skipped"
+grep -qs PREEMPT_RCU "$BUILD/torture/TREE05-emulate-4.19/skip.txt" || echo "TREE05 emulated: no reason in skip.txt"
 
 refused "unknown rcutorture scenario 'NOPE'; scenarios: " SCENARIOS=TREE01,NOPE scripts/torture.sh
 # No SCENARIOS: CFLIST's, checked the same.
@@ -89,3 +98,8 @@ printf 'TREE01\nBOGUS\n' >"$t/cfg/CFLIST"
 touch "$t/cfg/TREE01"
 refused "unknown rcutorture scenario 'BOGUS'; scenarios: TREE01" TORTURE_CONFIGS="$t/cfg" scripts/torture.sh
 refused "TORTURE_DURATION is 'ten'" TORTURE_DURATION=ten SCENARIOS=TREE01 scripts/torture.sh
+mkdir -p "$t/ksrc/kernel/rcu"
+touch "$t/ksrc/Makefile"
+refused "TORTURE_EMULATE is '4.9': 4.19" TORTURE_EMULATE=4.9 SCENARIOS=TREE01 scripts/torture.sh
+refused "TORTURE_EMULATE=4.19 needs CONFIG_RCU_EMULATE_UNCONSOLIDATED" \
+	TORTURE_EMULATE=4.19 KSRC="$t/ksrc" SCENARIOS=TREE01 scripts/torture.sh
