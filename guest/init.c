@@ -416,22 +416,26 @@ static int find_task(const char *comm)
 	return pid;
 }
 
-/* How many times task PID has gone to sleep, or -1. */
-static long task_sleeps(int pid)
+/*
+ * Task PID's state letter and how many times it has gone to sleep (its
+ * voluntary context switches), from one read of its status; -1 if gone.
+ */
+static int task_sleeps(int pid, char *state, long *sleeps)
 {
 	char path[64], line[128];
-	long n = -1;
+	int got = 0;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", pid);
 	f = fopen(path, "r");
 	if (!f)
 		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "voluntary_ctxt_switches: %ld", &n) == 1)
-			break;
+	while (got < 2 && fgets(line, sizeof(line), f)) {
+		got += sscanf(line, "State: %c", state) == 1;
+		got += sscanf(line, "voluntary_ctxt_switches: %ld", sleeps) == 1;
+	}
 	fclose(f);
-	return n;
+	return got == 2 ? 0 : -1;
 }
 
 /*
@@ -439,9 +443,11 @@ static long task_sleeps(int pid)
  * "pr/legacy" kthread, woken through an irq_work after a record is stored,
  * and kernel_restart() does not wait for it (kernel_power_off() does, but
  * microvm cannot power off): rebooting right after the end marker lost
- * the marker (perf-rt, docs/bench.md).  The kthread goes to sleep only
- * when it finds no record left to print, so a sleep that begins after the
- * marker was stored means the marker is out.  A record at debug level,
+ * the marker (perf-rt, docs/bench.md).  The kthread waits for work in
+ * state S, and only when it found no record left to print (it waits for
+ * its locks in state D), so once it is back there after a sleep that
+ * began after the marker was stored (and, ending with its newline,
+ * closed: log_line()), the marker is out.  A record at debug level,
  * which the console does not show, wakes it once more, so that it sleeps
  * again even if it printed the marker before we looked.  Ten seconds at
  * most: a marker still lost fails the run, as it should.  Kernels that
@@ -450,14 +456,17 @@ static long task_sleeps(int pid)
 static void wait_for_console_printer(void)
 {
 	int pid = find_task("pr/legacy"), i;
-	long sleeps;
+	long sleeps, now;
+	char state;
 
-	if (pid < 0)
+	if (pid < 0 || task_sleeps(pid, &state, &sleeps))
 		return;
-	sleeps = task_sleeps(pid);
 	log_line("<7>", "init: waking the console printer before the reboot");
-	for (i = 0; i < 1000 && sleeps >= 0 && task_sleeps(pid) <= sleeps; i++)
+	for (i = 0; i < 1000; i++) {
 		usleep(10000);
+		if (task_sleeps(pid, &state, &now) || (now > sleeps && state == 'S'))
+			return;
+	}
 }
 
 int main(void)

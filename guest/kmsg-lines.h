@@ -20,17 +20,21 @@ static int kmsg = -1;
  * lseek(fd, 0, SEEK_CUR) with which it attaches a stream to the fd fails
  * with EINVAL there), so lines went to the console directly, unordered
  * with the kernel's records: a program's last line was once cut in two
- * by the "rcuvet: begin" record printed before the program ran.
+ * by the "rcuvet: begin" record printed before the program ran.  The
+ * record ends with its newline: without one the kernel keeps it open for
+ * a continuation, and no console prints it until the next record closes
+ * it (the end marker, the last record before the reboot, waited so).
  */
 static void log_line(const char *prefix, const char *line)
 {
 	char buf[1024];
-	int n = snprintf(buf, sizeof(buf), "%s%s", prefix, line);
+	int n = snprintf(buf, sizeof(buf) - 1, "%s%s", prefix, line);
 
-	if (n >= (int)sizeof(buf))
-		n = sizeof(buf) - 1;
+	if (n >= (int)sizeof(buf) - 1)
+		n = sizeof(buf) - 2;
+	buf[n++] = '\n';
 	if (kmsg < 0 || write(kmsg, buf, n) < 0)
-		fprintf(stderr, "%s\n", buf);
+		fprintf(stderr, "%.*s", n, buf);
 }
 
 /* Copy a file or a child's output to the log, a line at a time. */

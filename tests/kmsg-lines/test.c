@@ -12,8 +12,10 @@
  *   read() returns one write's bytes.
  *
  * Every line must arrive as exactly one record holding the whole line
- * after its prefix (an overlong line: its beginning), in order, and
- * nothing may fall back to stderr (the shell script checks that).  Prints
+ * after its prefix (an overlong line: its beginning) and ending with a
+ * newline (the kernel keeps a record without one open, unprinted), in
+ * order, and nothing may fall back to stderr (the shell script checks
+ * that).  Prints
  * what went wrong; exits 1 then.
  */
 #define _GNU_SOURCE
@@ -141,6 +143,8 @@ int main(void)
 		rec[n] = '\0';
 		if (n > 0 && rec[n - 1] == '\n')
 			rec[--n] = '\0';	/* the kernel drops it too */
+		else
+			fail("record '%.60s' has no newline: the kernel keeps it open%s", rec, "");
 		if (n_got >= n_want)
 			fail("record '%.60s' after the last line%s", rec, "");
 		else if (truncated[n_got] ? n < 1000 || strncmp(rec, w, n) :
