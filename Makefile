@@ -19,7 +19,8 @@
 # (make check boots again where nothing changed since a boot that passed),
 # SCENARIOS=A,B, TORTURE_DURATION=seconds (default 60),
 # TORTURE_MAX_CPUS=n (default: the host's CPUs) and TORTURE_EMULATE=4.19
-# (v4.19's grace periods: PREEMPT_RCU scenarios must fail) for make torture.
+# (v4.19's grace periods: a negative control, the scenarios must fail)
+# for make torture.
 #
 # LAVA (docs/scale-out.md): make lava-jobs ARTIFACT_URL=prefix writes a LAVA
 # job per boot of make check to results/lava/; make lava-validate also

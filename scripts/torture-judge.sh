@@ -14,11 +14,17 @@
 # Prints one line, tab-separated: pass or fail, the End of test word,
 # grace periods (the last "ver:"), the last Reader Pipe, the number of
 # splat lines, the reasons ("; " between them).  Exits 1 on fail.
+# --must-fail judges a negative control (make torture TORTURE_EMULATE=):
+# it passes only when a reader outlived a grace period (the Reader Pipe
+# rule), whatever else failed, and fails otherwise.
 set -euo pipefail
 
-console=${1:?usage: torture-judge.sh CONSOLE BADNESS}
-badness=${2:?usage: torture-judge.sh CONSOLE BADNESS}
+must_fail=
+[ "${1:-}" != --must-fail ] || { must_fail=1; shift; }
+console=${1:?usage: torture-judge.sh [--must-fail] CONSOLE BADNESS}
+badness=${2:?usage: torture-judge.sh [--must-fail] CONSOLE BADNESS}
 why=()
+late=0
 
 [ -f "$badness" ] || { echo "torture-judge.sh: no $badness" >&2; exit 2; }
 [ -f "$console" ] || { printf 'fail\tnone\t-\t-\t0\tno console\n'; exit 1; }
@@ -64,10 +70,16 @@ if [ "$splats" -gt 0 ]; then
 	why+=("$splats splat lines, the first: $first")
 fi
 
-if [ ${#why[@]} -eq 0 ]; then
-	printf 'pass\t%s\t%s\t%s\t%s\t\n' "$end" "$gps" "$pipe" "$splats"
-	exit 0
+reason=
+[ ${#why[@]} -eq 0 ] || reason=$(printf '%s; ' "${why[@]}")
+reason=${reason%; }
+result=pass
+if [ -n "$must_fail" ] && [ "$late" -gt 0 ]; then
+	reason="failed as it must: $reason"
+elif [ -n "$must_fail" ]; then
+	result=fail reason="no reader outlived a grace period${reason:+: $reason}"
+elif [ -n "$reason" ]; then
+	result=fail
 fi
-reason=$(printf '%s; ' "${why[@]}")
-printf 'fail\t%s\t%s\t%s\t%s\t%s\n' "$end" "$gps" "$pipe" "$splats" "${reason%; }" | tr -d '\r'
-exit 1
+printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$result" "$end" "$gps" "$pipe" "$splats" "$reason" | tr -d '\r'
+[ "$result" = pass ]

@@ -74,13 +74,17 @@ option() {
 	sed -n -e "s/^CONFIG_$1=//p" -e "s/^# CONFIG_$1 is not set/n/p" "$frag"
 }
 
+# skip REASON: the scenario cannot run so; make torture says why.
+skip() {
+	echo "$1" >"$dir/skip.txt"
+	exit 3
+}
+
 # v4.19's emulation changes what PREEMPT_RCU's grace periods wait for:
 # nothing to emulate without it (v4.19's other flavors are today's).
 if [ -n "$emulate" ]; then
-	if [ "$(option PREEMPT)" != y ]; then
-		echo "no PREEMPT_RCU (CONFIG_PREEMPT is not y): v4.19's grace periods are emulated for it only" >"$dir/skip.txt"
-		exit 3
-	fi
+	[ "$(option PREEMPT)" = y ] || [ "$(option PREEMPT_DYNAMIC)" = y ] ||
+		skip "no PREEMPT_RCU (neither CONFIG_PREEMPT nor CONFIG_PREEMPT_DYNAMIC): v4.19's grace periods are emulated for it only"
 	echo "v4.19 grace periods (TORTURE_EMULATE=4.19): CONFIG_RCU_EMULATE_UNCONSOLIDATED=y, CONFIG_RCU_EXPERT=y, rcutree.emulate_unconsolidated=1" >>"$red"
 fi
 
@@ -141,10 +145,8 @@ for w in $(boot_words); do
 			got=1-N
 		fi
 		if [ -z "$got" ]; then
-			if [ "$key" = nohz_full ]; then
-				echo "nohz_full needs a CPU besides the boot CPU; $cpus vCPU (TORTURE_MAX_CPUS=$max_cpus)" >"$dir/skip.txt"
-				exit 3
-			fi
+			[ "$key" != nohz_full ] ||
+				skip "nohz_full needs a CPU besides the boot CPU; $cpus vCPU (TORTURE_MAX_CPUS=$max_cpus)"
 			echo "$w dropped: none of its CPUs below $cpus" >>"$red"
 			continue
 		fi
@@ -154,7 +156,21 @@ for w in $(boot_words); do
 	*) cmdline+=("$w") ;;
 	esac
 done
-[ -z "$emulate" ] || cmdline+=(rcutree.emulate_unconsolidated=1)
+# Under the emulation a run must fail, so it must be one the emulation
+# can fail: rcutorture's rcu type (the default), whose readers include
+# ones protected only by disabled bh or preemption, on two CPUs or more
+# (on one, such a reader holds off the grace-period kthread itself).
+if [ -n "$emulate" ]; then
+	type=rcu
+	for p in "${params[@]}"; do
+		case $p in torture_type=*) type=${p#*=} ;; esac
+	done
+	[ "$type" = rcu ] ||
+		skip "torture_type=$type: v4.19's emulation changes RCU's own grace periods (type rcu), not $type's"
+	[ "$cpus" -ge 2 ] ||
+		skip "one vCPU: a reader that disables preemption holds off the grace-period kthread, emulation or not"
+	cmdline+=(rcutree.emulate_unconsolidated=1)
+fi
 
 # has PARAM: the scenario sets rcutorture.PARAM (or a name starting so).
 has() {

@@ -3,7 +3,8 @@
 # with the 6.12 tree's bin/console-badness.sh) on canned consoles: End of
 # test SUCCESS passes with its grace periods and Reader Pipe; FAILURE, a
 # "!!!" statistics line, a reader beyond the pipe's second bucket, a splat,
-# a grace-period number that stops (GP HANG) and no End of test fail.
+# a grace-period number that stops (GP HANG) and no End of test fail;
+# with --must-fail only the reader beyond the second bucket passes.
 set -u
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
@@ -26,12 +27,12 @@ EOT
 end() {
 	echo "[   95.000000] srcu-torture:--- End of test: $1: nreaders=1 nfakewriters=4 stat_interval=15 verbose=1"
 }
-# case NAME WANT TEXT: the judge of console NAME says WANT (pass or
-# fail) and its line contains TEXT.
+# case NAME WANT TEXT [--must-fail]: the judge of console NAME says WANT
+# (pass or fail) and its line contains TEXT.
 case_() {
 	local out rc=0
 
-	out=$("$judge" "$t/$1" "$rcut/bin/console-badness.sh") || rc=$?
+	out=$("$judge" ${4:-} "$t/$1" "$rcut/bin/console-badness.sh") || rc=$?
 	case $2 in
 	pass) [ $rc -eq 0 ] || echo "$1: status $rc, not 0: $out" ;;
 	fail) [ $rc -eq 1 ] || echo "$1: status $rc, not 1: $out" ;;
@@ -65,3 +66,12 @@ case_ hang fail "GP HANG at 1200"
 { boot; stats 1200 100000 400 0 0 0 0 0 0 0 0 0; } >"$t/no-end"
 case_ no-end fail $'none\t1200'
 case_ no-such-console fail "no console"
+# --must-fail, a negative control: only a reader that outlived a grace
+# period makes it pass, whatever else failed with it.
+{ boot; BANG='!!! ' stats 1200 100000 400 3 0 0 0 0 0 0 0 0
+	echo "[   40.000000] WARNING: CPU: 1 PID: 77 at kernel/rcu/rcutorture.c:2345 rcu_torture_stats_print+0x12/0x340"
+	end FAILURE; } >"$t/emulated"
+case_ emulated pass "failed as it must: End of test: FAILURE" --must-fail
+case_ success fail "no reader outlived a grace period" --must-fail
+case_ failure fail "no reader outlived a grace period: End of test: FAILURE" --must-fail
+case_ splat fail "no reader outlived a grace period: 2 splat lines" --must-fail

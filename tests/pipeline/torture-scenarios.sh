@@ -88,8 +88,15 @@ has "$BUILD/torture/TREE01-emulate-4.19/TREE01-emulate-4.19.config" CONFIG_RCU_E
 has "$BUILD/profiles/torture-TREE01-emulate-4.19.profile" "rcutree.emulate_unconsolidated=1"
 has "$BUILD/torture/TREE01-emulate-4.19/reductions.txt" "v4.19 grace periods"
 lacks "$BUILD/torture/TREE01/TREE01.config" EMULATE
-scen TREE05 TORTURE_EMULATE=4.19 && echo "TREE05 (PREEMPT_NONE) emulated was not skipped"
-grep -qs PREEMPT_RCU "$BUILD/torture/TREE05-emulate-4.19/skip.txt" || echo "TREE05 emulated: no reason in skip.txt"
+# emulated scen REASON: under the emulation, scenario scen is skipped
+# with REASON in skip.txt.
+emulated() {
+	scen "$1" TORTURE_EMULATE=4.19 && echo "$1 emulated was not skipped"
+	grep -qs "$2" "$BUILD/torture/$1-emulate-4.19/skip.txt" || echo "$1 emulated: no '$2' in skip.txt"
+}
+emulated TREE05 "no PREEMPT_RCU"
+emulated SRCU-P "torture_type=srcu"
+emulated TREE09 "one vCPU"
 
 refused "unknown rcutorture scenario 'NOPE'; scenarios: " SCENARIOS=TREE01,NOPE scripts/torture.sh
 # No SCENARIOS: CFLIST's, checked the same.
