@@ -8,6 +8,8 @@
 #   control: tests-fail GLOB      every test matching GLOB failed (and some did)
 #   control: tests-pass GLOB      every test matching GLOB passed (and some did)
 #   control: verdict-passes       the run passes
+#   control: console-counts N TEXT  N lines of its console say TEXT (why its
+#                                 tests failed: the verdict keeps where)
 # A control passes when its run ends that way; each is one row of TSV.
 # "profile: NAME" in a control plan boots that profile instead of PROFILE.
 # Controls judged on their tests alone, on a clean kernel, share one boot;
@@ -55,7 +57,8 @@ could_not_run() {
 
 # run_shared GROUP PLAN...: one boot runs the plans one after the other;
 # the verdict names each one's steps "PLAN:STEP", and each control is
-# judged on its own rows (and the harness's) and verdict lines only.
+# judged on its own rows (and the harness's), verdict lines and console
+# lines (from its "rcuvet: plan PLAN" to the next plan or the end) only.
 run_shared() {
 	local group=$1 out=$RESULTS/$profile/controls/$1 start secs held=1 plan joined
 
@@ -75,6 +78,9 @@ run_shared() {
 			$1 == "harness" { print; next }
 			index($1, p) == 1 { $1 = substr($1, length(p) + 1); print }
 		' "$out/results.tsv" >"$out/$plan/results.tsv"
+		awk -v p="$plan" '{ l = $0; sub(/\r$/, "", l) }
+			l ~ /rcuvet: (plan |done)/ { f = l ~ ("rcuvet: plan " p "$") } f
+		' "$out/console.log" >"$out/$plan/console.log"
 		cp "$out/verdict.txt" "$out/$plan/"
 		record "$plan" "$out/$plan" "$rc" "$secs" "$plan" || held=0
 	done

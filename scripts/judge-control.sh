@@ -23,7 +23,7 @@ all_match() {
 # "LABEL:STEP": its verdict lines are those of its own steps, and the boot
 # must have come to its end with every step run.
 judge() {
-	local planfile=$1 out=$2 rc=$3 label=${4:-} kind arg
+	local planfile=$1 out=$2 rc=$3 label=${4:-} kind arg text got
 
 	# A control judged on its tests needs all of them: a boot that timed
 	# out or crashed half way has not shown the tests it never ran.  Only
@@ -66,6 +66,14 @@ judge() {
 			;;
 		tests-fail | tests-pass)
 			all_match "$out/results.tsv" "$arg" "${kind#tests-}"
+			;;
+		console-counts)
+			# "N TEXT": N lines of its console say TEXT (why its
+			# cases failed, where the verdict keeps only where).
+			text=${arg#* }
+			got=$(grep -acF -- "$text" "$out/console.log" 2>/dev/null || true)
+			[ "${got:-0}" = "${arg%% *}" ] ||
+				echo "${got:-0} console lines say '$text', not ${arg%% *}"
 			;;
 		*)
 			echo "unknown control line 'control: $kind'"

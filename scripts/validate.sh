@@ -27,7 +27,7 @@ TREE_PROGRAMS="kselftest-rcutorture"
 # control: kinds of judge() in scripts/controls.sh.
 STEPS="kunit module program rmmod sleep wait-log kmemleak-clear kmemleak-scan expect-splat end-expect"
 HOST_LINES="control: profile: boot-timeout:"
-CONTROLS="verdict-passes verdict-fails test-fails tests-fail tests-pass"
+CONTROLS="verdict-passes verdict-fails test-fails tests-fail tests-pass console-counts"
 
 # positive WHAT VALUE: VALUE is a positive integer (no leading 0: bash's
 # arithmetic would read it as octal).
@@ -143,6 +143,9 @@ check_control() {
 	verdict-passes) ;;
 	verdict-fails | test-fails | tests-fail | tests-pass)
 		[ -n "${3:-}" ] || die "$1: 'control: $2' names no text, test or pattern"
+		;;
+	console-counts)
+		[[ ${3:-} =~ ^[0-9]+\ [^\ ] ]] || die "$1: 'control: $2' needs a count and a text, not '${3:-}'"
 		;;
 	*) die "$1: unknown control '$2'; controls: $CONTROLS" ;;
 	esac

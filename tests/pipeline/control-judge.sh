@@ -35,6 +35,17 @@ expect 'test-fails, plan cut short' 'test-fails rcuvet_x.case' pass fail 1 \
 	"1 of 1 tests matching 'plan-complete' did not pass"
 expect 'verdict-fails may end early' 'verdict-fails boot did not end' fail fail 1 ''
 
+# console-counts: exactly N console lines say why.
+printf '%s\n' '[ 1.0] 1 of 1 tries failed, the first: inconclusive: why' \
+	'[ 2.0] 1 of 1 tries failed, the first: inconclusive: why' \
+	'[ 3.0] 1 of 1 tries failed, the first: wrong depth' >"$work/console.log"
+expect 'console-counts, as many' 'console-counts 2 the first: inconclusive:' pass pass 1 ''
+expect 'console-counts, fewer' 'console-counts 3 the first: inconclusive:' pass pass 1 \
+	"2 console lines say 'the first: inconclusive:', not 3"
+rm "$work/console.log"
+expect 'console-counts, no console' 'console-counts 1 inconclusive' pass pass 1 \
+	"0 console lines say 'inconclusive', not 1"
+
 # An emulated boot that did not meet the emulation's requirements holds
 # no control, not even one that wants the run to fail.
 printf 'control: verdict-fails KASAN\n' >"$work/plan"
