@@ -88,6 +88,17 @@ if [ -n "$emulate" ]; then
 	echo "v4.19 grace periods (TORTURE_EMULATE=4.19): CONFIG_RCU_EMULATE_UNCONSOLIDATED=y, CONFIG_RCU_EXPERT=y, rcutree.emulate_unconsolidated=1" >>"$red"
 fi
 
+# The Tasks RCU flavors have no prompt: kvm.sh's defconfig gets them
+# selected (NEED_TASKS_RCU by KPROBES, BPF_SYSCALL and the tracers;
+# TASKS_RUDE_RCU, TASKS_TRACE_RCU by the tracers and BPF_SYSCALL), a
+# kernel from tinyconfig does not: a scenario that asks for one without
+# forcing it (TASKS03) gets its FORCE_ option, RCU_EXPERT's, stated.
+for flavor in TASKS_RCU TASKS_RUDE_RCU TASKS_TRACE_RCU; do
+	[ "$(option "$flavor")" = y ] && [ "$(option "FORCE_$flavor")" != y ] || continue
+	echo "CONFIG_FORCE_$flavor=y" >>"$frag"
+	echo "CONFIG_$flavor=y through CONFIG_FORCE_$flavor=y: kvm.sh's defconfig selects it (kprobes, BPF, tracers), tinyconfig does not" >>"$red"
+done
+
 # Every scenario's own reductions (rcutorture =m, loaded after boot and
 # unloaded after TORTURE_DURATION, is every scenario's: summary.md says so).
 # vCPUs: kvm.sh's count (CONFIG_NR_CPUS, 1 without SMP, no more than

@@ -76,6 +76,11 @@ has "$p" QEMU_SMP=1
 has "$f" "# CONFIG_SMP is not set"
 has "$f" "# CONFIG_RCU_STALL_COMMON is not set"
 lacks "$l" onoff_
+scen TASKS03
+has "$f" CONFIG_FORCE_TASKS_RCU=y
+has "$r" "CONFIG_TASKS_RCU=y through CONFIG_FORCE_TASKS_RCU=y"
+scen TASKS02
+lacks "$r" FORCE_TASKS_RCU
 scen SRCU-N
 has "$f" "# CONFIG_RCU_EXPERT is not set"
 has "$l" torture_type=srcu
