@@ -115,7 +115,10 @@ for s in "${run[@]}"; do
 		"$configs/../../bin/console-badness.sh" || true)
 	IFS=$'\t' read -r result end gps pipe splats why <<<"$judged"
 	[ -n "$result" ] || result=fail end=- gps=- pipe=- splats=- why="rcutorture's rules could not judge it"
-	if [ -z "$TORTURE_EMULATE" ] && [ "$verdict" = fail ]; then
+	if [ "$built" -ne 0 ]; then
+		result=fail end=- gps=- pipe=- splats=-
+		why="the kernel did not configure or build (${kobj#"$RCUVET_ROOT"/}): its messages are above"
+	elif [ -z "$TORTURE_EMULATE" ] && [ "$verdict" = fail ]; then
 		result=fail
 		why="rcuvet's verdict failed${why:+; $why}"
 	fi
