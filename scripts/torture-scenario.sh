@@ -80,14 +80,6 @@ skip() {
 	exit 3
 }
 
-# v4.19's emulation changes what PREEMPT_RCU's grace periods wait for:
-# nothing to emulate without it (v4.19's other flavors are today's).
-if [ -n "$emulate" ]; then
-	[ "$(option PREEMPT)" = y ] || [ "$(option PREEMPT_DYNAMIC)" = y ] ||
-		skip "no PREEMPT_RCU (neither CONFIG_PREEMPT nor CONFIG_PREEMPT_DYNAMIC): v4.19's grace periods are emulated for it only"
-	echo "v4.19 grace periods (TORTURE_EMULATE=4.19): CONFIG_RCU_EMULATE_UNCONSOLIDATED=y, CONFIG_RCU_EXPERT=y, rcutree.emulate_unconsolidated=1" >>"$red"
-fi
-
 # The Tasks RCU flavors have no prompt: kvm.sh's defconfig gets them
 # selected (NEED_TASKS_RCU by KPROBES, BPF_SYSCALL and the tracers;
 # TASKS_RUDE_RCU, TASKS_TRACE_RCU by the tracers and BPF_SYSCALL), a
@@ -168,10 +160,14 @@ for w in $(boot_words); do
 	esac
 done
 # Under the emulation a run must fail, so it must be one the emulation
-# can fail: rcutorture's rcu type (the default), whose readers include
-# ones protected only by disabled bh or preemption, on two CPUs or more
-# (on one, such a reader holds off the grace-period kthread itself).
+# can fail: with PREEMPT_RCU, whose grace periods it changes (v4.19's
+# other flavors were today's), rcutorture's rcu type (the default), whose
+# readers include ones protected only by disabled bh or preemption, on
+# two CPUs or more (on one, such a reader holds off the grace-period
+# kthread itself).
 if [ -n "$emulate" ]; then
+	[ "$(option PREEMPT)" = y ] || [ "$(option PREEMPT_DYNAMIC)" = y ] ||
+		skip "no PREEMPT_RCU (neither CONFIG_PREEMPT nor CONFIG_PREEMPT_DYNAMIC): v4.19's grace periods are emulated for it only"
 	type=rcu
 	for p in "${params[@]}"; do
 		case $p in torture_type=*) type=${p#*=} ;; esac
@@ -181,6 +177,7 @@ if [ -n "$emulate" ]; then
 	[ "$cpus" -ge 2 ] ||
 		skip "one vCPU: a reader that disables preemption holds off the grace-period kthread, emulation or not"
 	cmdline+=(rcutree.emulate_unconsolidated=1)
+	echo "v4.19 grace periods (TORTURE_EMULATE=4.19): CONFIG_RCU_EMULATE_UNCONSOLIDATED=y, CONFIG_RCU_EXPERT=y, rcutree.emulate_unconsolidated=1" >>"$red"
 fi
 
 # has PARAM: the scenario sets rcutorture.PARAM (or a name starting so).

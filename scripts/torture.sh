@@ -109,18 +109,18 @@ for s in "${run[@]}"; do
 	elif [ -f "$kobj/build-seconds" ] && [ "$(stat -c %Y "$kobj/build-seconds")" -ge "$started" ]; then
 		secs=$(cat "$kobj/build-seconds")
 	fi
-	verdict=pass
-	! grep -qP '\tfail\t' "$dir/results.tsv" || verdict=fail
-	judged=$("$here/torture-judge.sh" ${TORTURE_EMULATE:+--must-fail} "$dir/console.log" \
-		"$configs/../../bin/console-badness.sh" || true)
-	IFS=$'\t' read -r result end gps pipe splats why <<<"$judged"
-	[ -n "$result" ] || result=fail end=- gps=- pipe=- splats=- why="rcutorture's rules could not judge it"
 	if [ "$built" -ne 0 ]; then
 		result=fail end=- gps=- pipe=- splats=-
 		why="the kernel did not configure or build (${kobj#"$RCUVET_ROOT"/}): its messages are above"
-	elif [ -z "$TORTURE_EMULATE" ] && [ "$verdict" = fail ]; then
-		result=fail
-		why="rcuvet's verdict failed${why:+; $why}"
+	else
+		judged=$("$here/torture-judge.sh" ${TORTURE_EMULATE:+--must-fail} "$dir/console.log" \
+			"$configs/../../bin/console-badness.sh" || true)
+		IFS=$'\t' read -r result end gps pipe splats why <<<"$judged"
+		[ -n "$result" ] || result=fail end=- gps=- pipe=- splats=- why="rcutorture's rules could not judge it"
+		if [ -z "$TORTURE_EMULATE" ] && grep -qP '\tfail\t' "$dir/results.tsv"; then
+			result=fail
+			why="rcuvet's verdict failed${why:+; $why}"
+		fi
 	fi
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$s" "$result" "$end" "$gps" \
 		"$pipe" "$splats" "$secs" $((t2 - t1)) "$(load_profile "$p" && echo "$QEMU_SMP")" \
