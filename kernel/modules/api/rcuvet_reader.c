@@ -216,10 +216,13 @@ static void reader_inside(struct reader_try *r)
  */
 static u64 reader_stamp(void)
 {
-	int cpu = raw_smp_processor_id();
+	int cpu = raw_smp_processor_id(), i;
 	u64 stamp = READ_ONCE(current->stime) + READ_ONCE(current->nvcsw) +
-		    READ_ONCE(current->nivcsw) + kstat_cpu_irqs_sum(cpu) +
-		    kstat_cpu_softirqs_sum(cpu);
+		    READ_ONCE(current->nivcsw) + kstat_cpu_irqs_sum(cpu);
+
+	/* kstat_cpu_softirqs_sum(), which 6.1 lacks */
+	for (i = 0; i < NR_SOFTIRQS; i++)
+		stamp += kstat_softirqs_cpu(i, cpu);
 
 #ifdef CONFIG_X86
 	stamp += READ_ONCE(per_cpu(irq_stat, cpu).apic_irq_work_irqs);
