@@ -15,6 +15,11 @@
  *   absent SUBSTRING   no site's line contains it;
  *   absent site NAME   no site is in function NAME (a reader that holds
  *                      rcu_read_lock() relies on nothing);
+ *   bh site NAME       a reader that runs with bottom halves disabled:
+ *                      "site NAME", but "absent site NAME" on PREEMPT_RT,
+ *                      where such a region enters rcu_read_lock() (the
+ *                      kernel's version string says PREEMPT_RT;
+ *                      RCU_RELIANCE_PREEMPT_RT=0 or 1 says so instead);
  * with checks, only the sites that one of them names are shown.  The
  * report must be there and complete (its "# N sites" line), and without
  * checks must list a site: a step that shows the report expects readers
@@ -30,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #define REPORT "/sys/kernel/debug/rcu/consolidation_reliance"
 #define MAX_CHECKS 16
@@ -56,6 +62,17 @@ static int reset(void)
 	}
 	printf("rcu-reliance: reset\n");
 	return 0;
+}
+
+/* Is this a PREEMPT_RT kernel ("bh" checks above)?  -1: a bad override. */
+static int preempt_rt(void)
+{
+	const char *env = getenv("RCU_RELIANCE_PREEMPT_RT");
+	struct utsname u;
+
+	if (env && *env)
+		return !strcmp(env, "1") ? 1 : strcmp(env, "0") ? -1 : 0;
+	return !uname(&u) && strstr(u.version, "PREEMPT_RT");
 }
 
 /* The SITE column of a report line (without its newline), or NULL. */
@@ -106,9 +123,18 @@ int main(int argc, char **argv)
 		return reset();
 	for (int i = 1; i < argc; i++) {
 		int absent = !strcmp(argv[i], "absent"), site;
+		int bh = !absent && !strcmp(argv[i], "bh");
 
-		if (absent && ++i == argc)
+		if ((absent || bh) && ++i == argc)
 			goto usage;
+		if (bh && strcmp(argv[i], "site"))
+			goto usage;
+		if (bh && preempt_rt() < 0) {
+			printf("rcu-reliance: RCU_RELIANCE_PREEMPT_RT is '%s', not 0 or 1\n",
+			       getenv("RCU_RELIANCE_PREEMPT_RT"));
+			return 2;
+		}
+		absent |= bh && preempt_rt();
 		site = !strcmp(argv[i], "site");
 		if ((site && ++i == argc) || !*argv[i] || n == MAX_CHECKS)
 			goto usage;
@@ -182,7 +208,7 @@ int main(int argc, char **argv)
 	}
 	return bad;
 usage:
-	printf("rcu-reliance: usage: rcu-reliance [[absent] [site] STRING]... (at most %d) | --reset\n",
+	printf("rcu-reliance: usage: rcu-reliance [[absent] [site] STRING | bh site NAME]... (at most %d) | --reset\n",
 	       MAX_CHECKS);
 	return 2;
 }

@@ -68,6 +68,8 @@ required() {
 			if ($i == "--reset")
 				continue
 			if ($i == "absent") { absent = 1; i++ }
+			# "bh site NAME": required, but on PREEMPT_RT
+			if ($i == "bh") i++
 			if ($i == "site") { site = 1; i++ }
 			if (i > NF || absent)
 				continue

@@ -81,7 +81,8 @@ static const struct scen scens[] = {
 	 * Threaded NAPI: c1's poll runs in a kthread with bottom halves
 	 * disabled and no rcu_read_lock(), so its xdp_do_flush() relies on
 	 * flavor consolidation alone, every time (check.plan's reliance
-	 * step requires the cpumap flush sites from it).
+	 * step requires the cpumap flush sites from it).  Not on
+	 * PREEMPT_RT, where disabling bottom halves enters rcu_read_lock().
 	 */
 	{ "threaded", "delete and replace entries while c1 polls in NAPI kthreads",
 	  K(K_DM, K_DMH, K_CM), K(K_DM, K_DMH, K_CM),

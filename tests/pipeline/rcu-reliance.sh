@@ -2,8 +2,9 @@
 # guest/rcu-reliance on canned reports (tests/rcu-reliance/*.txt): "site
 # NAME" matches a function whole, as FUNCTION+0x.., a clone's
 # FUNCTION.suffix+0x.. or FILE:FUNCTION; "absent" needs a report that lost
-# nothing; a report without its summary line, or without a site when no
-# check is given, fails; bad usage exits 2.
+# nothing; "bh site" is "site", or "absent site" on PREEMPT_RT; a report
+# without its summary line, or without a site when no check is given,
+# fails; bad usage exits 2.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 dir=$root/tests/rcu-reliance
@@ -49,6 +50,15 @@ expect 1 empty.txt
 expect 1 empty.txt site __dev_flush
 expect 0 empty.txt absent site __dev_flush
 expect 0 old-format.txt site reader_fn
+# "bh site NAME": listed, but absent on PREEMPT_RT.
+RCU_RELIANCE_PREEMPT_RT=0 expect 0 complete.txt bh site __dev_flush
+RCU_RELIANCE_PREEMPT_RT=1 expect 1 complete.txt bh site __dev_flush
+RCU_RELIANCE_PREEMPT_RT=1 expect 0 complete.txt bh site bq_flush_to
+RCU_RELIANCE_PREEMPT_RT=0 expect 1 complete.txt bh site bq_flush_to
+RCU_RELIANCE_PREEMPT_RT=1 expect 1 lost.txt bh site bq_flush_to
+expect 2 complete.txt bh __dev_flush
+RCU_RELIANCE_PREEMPT_RT=yes expect 2 complete.txt bh site __dev_flush
+expect 2 complete.txt bh
 expect 1 no-such-file.txt
 # Count lines keep the "site(s)" word that scripts/report.sh skips.
 RCU_RELIANCE_REPORT=$dir/complete.txt "$work/rcu-reliance" site __dev_flush absent site x >"$work/out"

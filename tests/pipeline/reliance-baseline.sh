@@ -20,13 +20,13 @@ trap 'rm -rf "$work"' EXIT
 "$bin" required >"$work/required"
 for c in 'site kernel/bpf/devmap.c:__dev_flush' 'site kernel/bpf/devmap.c:bq_xmit_all' \
 	'site kernel/bpf/cpumap.c:__cpu_map_flush' 'site kernel/bpf/cpumap.c:bq_flush_to_queue' \
-	__dev_map_lookup_elem __cpu_map_lookup_elem; do
+	'site __dev_map_lookup_elem' 'site __cpu_map_lookup_elem'; do
 	grep -q "^$c"$'\t' "$work/required" || echo "required does not list '$c'"
 done
-grep -q '__cpu_map_lookup_elem'$'\t''run.plan$' "$work/required" ||
+grep -q 'site __cpu_map_lookup_elem'$'\t''run.plan$' "$work/required" ||
 	echo "required: __cpu_map_lookup_elem is required by run.plan alone (check.plan has it absent)"
-printf 'program rcu-reliance --reset\nprogram rcu-reliance a site f absent b absent site g site h:i\n' >"$work/x.plan"
-[ "$("$bin" required "$work/x.plan")" = "$(printf 'a\tx.plan\nsite f\tx.plan\nsite h:i\tx.plan')" ] ||
+printf 'program rcu-reliance --reset\nprogram rcu-reliance a site f absent b absent site g site h:i bh site j\n' >"$work/x.plan"
+[ "$("$bin" required "$work/x.plan")" = "$(printf 'a\tx.plan\nsite f\tx.plan\nsite h:i\tx.plan\nsite j\tx.plan')" ] ||
 	printf 'required of x.plan gave\n%s\n' "$("$bin" required "$work/x.plan")"
 
 # A baseline that names the seed sites (made by hand, or on an idle boot
@@ -56,7 +56,7 @@ printf '%s\t%s\t%s\t%s\n' \
 	1 irq+preempt sched_held '__module_address+0x1a/0x90' >"$work/tsv"
 got=$("$bin" mark "$work/base" <"$work/tsv" | cut -f2-)
 want=$(printf '%s\t%s\t%s\t%s\t%s\n' \
-	bh+rcu_read_lock_bh bh_held '__dev_map_lookup_elem+0x9e/0xe4' under-test '__dev_map_lookup_elem (run.plan)' \
+	bh+rcu_read_lock_bh bh_held '__dev_map_lookup_elem+0x9e/0xe4' under-test 'site __dev_map_lookup_elem (run.plan)' \
 	softirq marked kernel/bpf/cpumap.c:bq_flush_to_queue under-test \
 	'site kernel/bpf/cpumap.c:bq_flush_to_queue (check.plan, mutants-xdp-reliance.plan)' \
 	softirq marked kernel/bpf/devmap.c:__dev_flush under-test \

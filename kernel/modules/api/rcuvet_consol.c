@@ -66,9 +66,13 @@
  * period, one that may wait for the reader: before the reader enters,
  * consol_drain() sees that no CPU has a callback left, and a try whose
  * reader enters while a grace period is in progress starts again, as a
- * witnessed one does.  waits_for_preempted_reader has an rcu_read_lock()
- * reader preempted, again and again, by a FIFO thread on its CPU: the
- * grace period must wait for a reader that is off its CPU.
+ * witnessed one does.  waits_for_preempted_reader has a reader preempted,
+ * again and again, by a FIFO thread on its CPU: the grace period must
+ * wait for a reader that is off its CPU.  Its reader kinds are those
+ * that some preemption model leaves preemptible: rcu_read_lock() with
+ * PREEMPT_RCU, and on PREEMPT_RT the bh-disabled regions, softirq
+ * handlers, spin_lock() and local_lock(); a kind that is not preemptible
+ * on the kernel under test is skipped, with the model it needs.
  *
  * Reader kinds and update primitives are two tables, as rcutorture's
  * rcu_torture_ops is for flavors: a new reader kind is one row of
@@ -434,9 +438,15 @@ static unsigned long consol_gp_seq(void *unused)
 	return rcu_get_gp_seq();
 }
 
+/*
+ * Where expedited grace periods are prohibited (PREEMPT_RT's
+ * rcupdate.rcu_normal_after_boot, or rcupdate.rcu_normal), the expedited
+ * primitives run a normal grace period instead: the expedited counter
+ * then never moves, and the witness follows the normal one.
+ */
 static unsigned long consol_exp_seq(void *unused)
 {
-	return rcu_exp_batches_completed();
+	return rcu_gp_is_normal() ? rcu_get_gp_seq() : rcu_exp_batches_completed();
 }
 
 struct consol_updater {
@@ -757,7 +767,11 @@ static void waits_for_reader(struct kunit *test)
  * The preempted reader: PREEMPT_RCU queues a task preempted inside
  * rcu_read_lock() on its rcu_node's blocked list, and the normal and the
  * expedited grace period wait for that list, not only for the CPU, which
- * reports its quiescent state at the context switch.
+ * reports its quiescent state at the context switch.  On PREEMPT_RT the
+ * bh-disabled regions (and so softirq handlers, which run in a task inside
+ * one), spin_lock() and local_lock() sections are preemptible too, and
+ * reach that list through the rcu_read_lock() they enter; elsewhere they
+ * disable preemption, and their parameters are skipped.
  */
 static const struct consol_updater consol_preempt_updaters[] = {
 	UPDATER(synchronize_rcu, "synchronize_rcu", .gp_seq = consol_gp_seq),
@@ -765,12 +779,36 @@ static const struct consol_updater consol_preempt_updaters[] = {
 		.gp_seq = consol_exp_seq),
 };
 
-static void consol_updater_desc(const struct consol_updater *u, char *desc)
-{
-	strscpy(desc, u->name, KUNIT_PARAM_DESC_SIZE);
-}
+static const struct consol_preemptible {
+	const char *kind;
+	bool preemptible;	/* on this kernel */
+	const char *model;	/* where it is */
+} consol_preemptibles[] = {
+	{ "rcu_read_lock",	IS_ENABLED(CONFIG_PREEMPT_RCU), "PREEMPT_RCU" },
+	{ "rcu_read_lock_bh",	IS_ENABLED(CONFIG_PREEMPT_RT), "PREEMPT_RT" },
+	{ "local_bh_disable",	IS_ENABLED(CONFIG_PREEMPT_RT), "PREEMPT_RT" },
+	{ "timer_softirq",	IS_ENABLED(CONFIG_PREEMPT_RT), "PREEMPT_RT" },
+	{ "spin_lock",		IS_ENABLED(CONFIG_PREEMPT_RT), "PREEMPT_RT" },
+	{ "local_lock",		IS_ENABLED(CONFIG_PREEMPT_RT), "PREEMPT_RT" },
+};
 
-KUNIT_ARRAY_PARAM(consol_preempt, consol_preempt_updaters, consol_updater_desc);
+#define N_PREEMPTIBLES ARRAY_SIZE(consol_preemptibles)
+#define N_PREEMPT_PAIRS (ARRAY_SIZE(consol_preempt_updaters) * N_PREEMPTIBLES)
+
+/* waits_for_preempted_reader's parameters, "updater.reader" */
+static const void *consol_preempt_gen(const void *prev, char *desc)
+{
+	unsigned long p = prev ? *(const unsigned long *)prev + 1 : 0;
+	static unsigned long index[N_PREEMPT_PAIRS];
+
+	if (p >= N_PREEMPT_PAIRS)
+		return NULL;
+	index[p] = p;
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s.%s",
+		 consol_preempt_updaters[p / N_PREEMPTIBLES].name,
+		 consol_preemptibles[p % N_PREEMPTIBLES].kind);
+	return &index[p];
+}
 
 static int consol_preemptor_fn(void *arg)
 {
@@ -781,8 +819,12 @@ static int consol_preemptor_fn(void *arg)
 		if (kthread_should_stop())
 			break;
 		schedule();
-		/* Woken by the reader, inside its section, after t_start. */
-		if (!kthread_should_stop())
+		/*
+		 * Woken by the reader, inside its section, after t_start: it
+		 * is still inside (it writes "left" last, on this CPU), off
+		 * its CPU, if it was preemptible there.
+		 */
+		if (!kthread_should_stop() && !READ_ONCE(r->left))
 			WRITE_ONCE(r->preemptions, r->preemptions + 1);
 	}
 	__set_current_state(TASK_RUNNING);
@@ -796,24 +838,27 @@ static void consol_stop_preemptor(void *p)
 
 static void waits_for_preempted_reader(struct kunit *test)
 {
-	const struct consol_updater *u = test->param_value;
-	const struct rcuvet_reader_kind *kind = &rcuvet_reader_kinds[0];
+	unsigned long p = *(const unsigned long *)test->param_value;
+	const struct consol_updater *u = &consol_preempt_updaters[p / N_PREEMPTIBLES];
+	const struct consol_preemptible *pr = &consol_preemptibles[p % N_PREEMPTIBLES];
+	const struct rcuvet_reader_kind *kind = rcuvet_reader_kind(pr->kind);
 	struct consol_reader *r;
-	struct task_struct *p;
+	struct task_struct *t;
 
-	if (!IS_ENABLED(CONFIG_PREEMPT_RCU))
-		kunit_skip(test, "rcu_read_lock() readers are preemptible only with PREEMPT_RCU");
-	KUNIT_ASSERT_STREQ(test, kind->name, "rcu_read_lock");
+	if (!pr->preemptible)
+		kunit_skip(test, "a %s reader is preemptible only with %s",
+			   pr->kind, pr->model);
+	KUNIT_ASSERT_NOT_NULL(test, kind);
 	rcuvet_covers(test, u->covers);
 	rcuvet_covers(test, kind->covers);
 	r = consol_alloc(test);
-	p = kthread_create_on_cpu(consol_preemptor_fn, r, RCUVET_READER_CPU,
+	t = kthread_create_on_cpu(consol_preemptor_fn, r, RCUVET_READER_CPU,
 				  "rcuvet_preempt/%u");
-	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(p), "cannot start the preemptor");
-	sched_set_fifo(p);
-	wake_up_process(p);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, consol_stop_preemptor, p), 0);
-	consol_pair(test, r, u, kind, p);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(t), "cannot start the preemptor");
+	sched_set_fifo(t);
+	wake_up_process(t);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, consol_stop_preemptor, t), 0);
+	consol_pair(test, r, u, kind, t);
 }
 
 /*
@@ -896,7 +941,7 @@ static void completed_cookie(struct kunit *test)
 static struct kunit_case consol_cases[] = {
 	KUNIT_CASE_PARAM_ATTR(waits_for_reader, consol_pair_gen,
 			      { .speed = KUNIT_SPEED_SLOW }),
-	KUNIT_CASE_PARAM_ATTR(waits_for_preempted_reader, consol_preempt_gen_params,
+	KUNIT_CASE_PARAM_ATTR(waits_for_preempted_reader, consol_preempt_gen,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE(completed_cookie),
 	{}

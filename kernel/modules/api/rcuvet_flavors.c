@@ -124,10 +124,19 @@ static void run_timer_softirq(struct flavors_seen *s)
 	destroy_timer_on_stack(&s->timer);
 }
 
+/*
+ * A hardirq handler that interrupted an rcu_read_lock() reader is inside
+ * it (on PREEMPT_RT every spinlock_t and bh-disabled region is one):
+ * it tries again a tick later.
+ */
 static enum hrtimer_restart flavors_hrtimer_fn(struct hrtimer *t)
 {
 	struct flavors_seen *s = container_of(t, struct flavors_seen, hrtimer);
 
+	if (rcu_preempt_depth()) {
+		hrtimer_forward_now(t, ns_to_ktime(TICK_NSEC));
+		return HRTIMER_RESTART;
+	}
 	flavors_body(s);
 	complete(&s->handler_done);
 	return HRTIMER_NORESTART;
@@ -145,21 +154,25 @@ static void run_hrtimer_hardirq(struct flavors_seen *s)
 
 /*
  * rcu_read_lock() disables preemption only in non-preemptible kernels, so
- * only there does it also count as an RCU-sched reader.
+ * only there does it also count as an RCU-sched reader.  On PREEMPT_RT a
+ * bh-disabled region (and so a softirq handler, which runs in a task
+ * inside one) stays preemptible and enters rcu_read_lock(): an RCU
+ * reader, not an RCU-sched one.
  */
 #define NOPREEMPT_RCU (!IS_ENABLED(CONFIG_PREEMPT_RCU))
+#define ON_RT IS_ENABLED(CONFIG_PREEMPT_RT)
 
 static const struct flavors_context flavors_contexts[] = {
 	/* name                 run                   held   bh     sched  any */
 	{ "task",               run_task,             false, false, false, false },
 	{ "rcu_read_lock",      run_rcu_read_lock,    true,  false, NOPREEMPT_RCU, true },
-	{ "rcu_read_lock_bh",   run_rcu_read_lock_bh, false, true,  true,  true },
+	{ "rcu_read_lock_bh",   run_rcu_read_lock_bh, ON_RT, true,  !ON_RT, true },
 	{ "rcu_read_lock_sched", run_rcu_read_lock_sched, false, false, true, true },
 	{ "preempt_disable",    run_preempt_disable,  false, false, true,  true },
-	{ "local_bh_disable",   run_local_bh_disable, false, true,  true,  true },
+	{ "local_bh_disable",   run_local_bh_disable, ON_RT, true,  !ON_RT, true },
 	{ "local_irq_disable",  run_local_irq_disable, false, true, true,  true },
 	{ "local_irq_save",     run_local_irq_save,   false, true,  true,  true },
-	{ "timer_softirq",      run_timer_softirq,    false, true,  true,  true },
+	{ "timer_softirq",      run_timer_softirq,    ON_RT, true,  !ON_RT, true },
 	{ "hrtimer_hardirq",    run_hrtimer_hardirq,  false, true,  true,  true },
 };
 
@@ -216,17 +229,22 @@ static void rcu_dereference_bh_in_bh_reader(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, p, &flavors_target);
 }
 
-/* rcu_dereference() under rcu_read_lock_bh() alone: still a complaint. */
+/*
+ * rcu_dereference() under rcu_read_lock_bh() alone: still a complaint,
+ * but on PREEMPT_RT, where rcu_read_lock_bh() enters rcu_read_lock().
+ */
 static void rcu_dereference_under_bh_splats(struct kunit *test)
 {
 	int *p;
 
 	rcuvet_covers(test, "rcu_dereference rcu_read_lock_bh");
-	rcuvet_expect_splat(1, "WARNING: suspicious RCU usage");
+	if (!ON_RT)
+		rcuvet_expect_splat(1, "WARNING: suspicious RCU usage");
 	rcu_read_lock_bh();
 	p = rcu_dereference(flavors_ptr);
 	rcu_read_unlock_bh();
-	rcuvet_end_expect();
+	if (!ON_RT)
+		rcuvet_end_expect();
 	KUNIT_EXPECT_PTR_EQ(test, p, &flavors_target);
 }
 
@@ -404,11 +422,16 @@ static noinline void reliance_rcu_read_lock(void)
 	rcu_read_unlock();
 }
 
-/* local_lock() disables preemption; it is no spinning lock. */
+/*
+ * local_lock() disables preemption; it is no spinning lock.  On PREEMPT_RT
+ * both locks enter rcu_read_lock() instead, where rcu_dereference() is
+ * legal and relies on nothing.
+ */
 static noinline void reliance_local_lock(void)
 {
 	local_lock(&reliance_pcpu.lock);
-	reliance_seen = rcu_dereference_sched(reliance_ptr);
+	reliance_seen = ON_RT ? rcu_dereference(reliance_ptr) :
+				rcu_dereference_sched(reliance_ptr);
 	local_unlock(&reliance_pcpu.lock);
 }
 
@@ -416,7 +439,8 @@ static noinline void reliance_local_lock(void)
 static noinline void reliance_spinlock(void)
 {
 	spin_lock(&reliance_spin);
-	reliance_seen = rcu_dereference_sched(reliance_ptr);
+	reliance_seen = ON_RT ? rcu_dereference(reliance_ptr) :
+				rcu_dereference_sched(reliance_ptr);
 	spin_unlock(&reliance_spin);
 }
 
@@ -489,7 +513,7 @@ struct reliance_case {
 	bool needs;		/* false: skip (option or kernel lacks it) */
 };
 
-#define NOT_RT (!IS_ENABLED(CONFIG_PREEMPT_RT))
+#define NOT_RT (!ON_RT)
 #define LIST_CHECKED IS_ENABLED(CONFIG_PROVE_RCU_LIST)
 
 static const struct reliance_case reliance_cases[] = {
@@ -503,18 +527,19 @@ static const struct reliance_case reliance_cases[] = {
 	  false, NULL, NULL, NULL, true },
 	{ "reliance_rcu_read_lock", reliance_rcu_read_lock,
 	  false, NULL, NULL, NULL, true },
+	/* On PREEMPT_RT locks and bh-disabled regions are rcu_read_lock() readers. */
 	{ "reliance_local_lock", reliance_local_lock,
-	  true, "sched_held", "preempt", "spinlock", NOT_RT },
+	  NOT_RT, "sched_held", "preempt", "spinlock", true },
 	{ "reliance_spinlock", reliance_spinlock,
-	  true, "sched_held", "spinlock", NULL, NOT_RT },
+	  NOT_RT, "sched_held", "spinlock", NULL, true },
 	{ "reliance_bh_direct", reliance_bh_direct,
-	  true, "bh_held", "bh", NULL, true },
+	  NOT_RT, "bh_held", "bh", NULL, true },
 	{ "reliance_list_alone", reliance_list_alone,
 	  true, "any_held", "preempt", NULL, LIST_CHECKED },
 	{ "reliance_list_locked", reliance_list_locked,
 	  false, NULL, NULL, NULL, LIST_CHECKED },
 	{ "reliance_marked_bh", reliance_marked_bh,
-	  true, "marked", "bh", NULL, RELIANCE_MARK },
+	  NOT_RT, "marked", "bh", NULL, RELIANCE_MARK },
 	{ "reliance_marked_rcu", reliance_marked_rcu,
 	  false, NULL, NULL, NULL, RELIANCE_MARK },
 };
@@ -673,7 +698,7 @@ static void reliance_site(struct kunit *test)
 	char *report;
 
 	if (!c->needs)
-		kunit_skip(test, "needs %s", c->run ? "PROVE_RCU_LIST or !PREEMPT_RT" :
+		kunit_skip(test, "needs %s", c->run ? "PROVE_RCU_LIST" :
 			   "rcu_reliance_mark_reader()");
 	if (!c->listed) {
 		report = reliance_report(test);

@@ -59,12 +59,14 @@
 #define RCUVET_GPW_TRIES	3
 
 /*
- * RCU's normal and expedited grace-period sequence numbers (tree.c), the
- * Tasks flavors' and their grace-period kthread (tasks.h): exported, but
+ * RCU's normal and expedited grace-period sequence numbers (tree.c),
+ * whether expedited grace periods are normal ones (update.c), the Tasks
+ * flavors' and their grace-period kthread (tasks.h): exported, but
  * declared only in kernel/rcu/rcu.h.
  */
 unsigned long rcu_get_gp_seq(void);
 unsigned long rcu_exp_batches_completed(void);
+bool rcu_gp_is_normal(void);
 struct task_struct *get_rcu_tasks_gp_kthread(void);
 void rcu_tasks_get_gp_data(int *flags, unsigned long *gp_seq);
 void rcu_tasks_rude_get_gp_data(int *flags, unsigned long *gp_seq);

@@ -17,9 +17,13 @@
 #include <linux/completion.h>
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
+#include <linux/local_lock.h>
+#include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
 #include <linux/smp.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
 #include <linux/timer.h>
 
 struct rcuvet_section {
@@ -58,15 +62,36 @@ RCUVET_SECTION(local_irq_disable, local_irq_disable(), local_irq_enable())
 RCUVET_SECTION(local_irq_save, local_irq_save(s->flags), local_irq_restore(s->flags))
 
 /*
+ * Locks, for the suites that check what each preemption model makes of
+ * them (rcuvet_rt, and rcuvet_consol's preempted readers): on PREEMPT_RT
+ * spin_lock() and local_lock() enter rcu_read_lock() and stay
+ * preemptible, elsewhere they disable preemption, which the table's
+ * preempt_disable row covers.
+ */
+static DEFINE_SPINLOCK(rcuvet_spinlock);
+static DEFINE_PER_CPU(local_lock_t, rcuvet_local_lock) = INIT_LOCAL_LOCK(rcuvet_local_lock);
+
+RCUVET_SECTION(spin_lock, spin_lock(&rcuvet_spinlock), spin_unlock(&rcuvet_spinlock))
+RCUVET_SECTION(local_lock, local_lock(&rcuvet_local_lock), local_unlock(&rcuvet_local_lock))
+
+/*
  * A handler runs the body only if it did not interrupt an rcu_read_lock()
  * reader.  Nested in one, its section would be that reader's too, which
  * every grace period waits for, v4.19's included.  A timer fires at a
  * tick, on top of whatever task then runs on the CPU (the previous
  * reader's kthread on its way out, a kworker): such a handler tries again
- * a jiffy later, and s->nested counts it.
+ * a jiffy later, and s->nested counts it.  On PREEMPT_RT a softirq
+ * handler runs in a task, inside the local_bh_disable() section that
+ * serves it, and a timer_list callback also under its timer base's
+ * expiry_lock, a spinlock_t: both enter rcu_read_lock(), so the handler
+ * is an rcu_read_lock() reader of its own whatever runs below it, and
+ * nothing is checked (a hardirq handler, which may interrupt any task
+ * there, still is).
  */
 static bool rcuvet_handler_nested(struct rcuvet_section *s)
 {
+	if (IS_ENABLED(CONFIG_PREEMPT_RT) && in_serving_softirq() && !in_hardirq())
+		return false;
 	if (!rcu_preempt_depth())
 		return false;
 	s->nested++;
@@ -139,5 +164,28 @@ static const struct rcuvet_reader_kind rcuvet_reader_kinds[] = {
 };
 
 #define RCUVET_NR_READER_KINDS ARRAY_SIZE(rcuvet_reader_kinds)
+
+/*
+ * Lock readers: preempt_disable() regions, which the table's row covers,
+ * but on PREEMPT_RT, where they are preemptible rcu_read_lock() readers.
+ */
+static const struct rcuvet_reader_kind rcuvet_lock_reader_kinds[] = {
+	RCUVET_READER(spin_lock, "spin_lock spin_unlock", false),
+	RCUVET_READER(local_lock, "local_lock local_unlock", false),
+};
+
+/* The reader kind called @name, in either table; NULL if none is. */
+static inline const struct rcuvet_reader_kind *rcuvet_reader_kind(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < RCUVET_NR_READER_KINDS; i++)
+		if (!strcmp(rcuvet_reader_kinds[i].name, name))
+			return &rcuvet_reader_kinds[i];
+	for (i = 0; i < ARRAY_SIZE(rcuvet_lock_reader_kinds); i++)
+		if (!strcmp(rcuvet_lock_reader_kinds[i].name, name))
+			return &rcuvet_lock_reader_kinds[i];
+	return NULL;
+}
 
 #endif /* _RCUVET_READERS_H */
