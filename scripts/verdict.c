@@ -12,7 +12,10 @@
  * A run passes only if all of these hold:
  *  - every KTAP document in the log (not only the first; KUnit's "KTAP
  *    version 1" and kselftest's "TAP version 13") is complete and every
- *    test case in it passed or was skipped;
+ *    test case in it passed or was skipped (6.1's KUnit prints a module's
+ *    suites without the top-level header: inside a step, a suite's own
+ *    "    KTAP version 1" opens such a document, which the step's end
+ *    closes, complete if no suite of it was left open);
  *  - every step of the plan began and ended with status 0, and each
  *    "kunit" step printed at least one result;
  *  - /init printed its end marker ("rcuvet: done"): a panic, a hang or a
@@ -78,6 +81,7 @@ struct frame {
 };
 static struct {
 	int open;
+	int headless;		/* 6.1's module output: no top-level header */
 	int depth;		/* deepest level seen since its parent's result */
 	struct frame f[MAX_DEPTH];
 	double t_last;
@@ -524,6 +528,7 @@ static void doc_open(void)
 
 	doc_close("a new document began before it ended");
 	doc.open = 1;
+	doc.headless = 0;
 	doc.depth = 0;
 	for (l = 0; l < MAX_DEPTH; l++)
 		frame_reset(l);
@@ -619,12 +624,18 @@ static int ktap_line(const char *line)
 	/* KUnit prints KTAP version 1; kselftest's ktap_helpers.sh TAP 13. */
 	if (!strcmp(s, "KTAP version 1") || !strcmp(s, "TAP version 14") ||
 	    !strcmp(s, "TAP version 13")) {
-		if (level == 0)
+		if (level == 0) {
 			doc_open();
-		else if (doc.open)
+		} else if (doc.open) {
 			frame_reset(level);
-		else
+		} else if (level == 1 && cur_item) {
+			/* A module's suite on 6.1: no "KTAP version 1" / "1..N" above it. */
+			doc_open();
+			doc.headless = 1;
+			frame_reset(level);
+		} else {
 			return 0;
+		}
 		if (doc.open && level > doc.depth)
 			doc.depth = level;
 		goto ktap;
@@ -711,7 +722,8 @@ static void marker(const char *m)
 			problem(PLAN, "end of step '%s' without its begin", name);
 			return;
 		}
-		doc_close("the step ended first");
+		/* A headless document ends with its step, after a suite's result. */
+		doc_close(doc.headless && doc.depth == 0 ? NULL : "the step ended first");
 		cur_item->ended = 1;
 		cur_item->status = status;
 		cur_item->t_end = t_now;
