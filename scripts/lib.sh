@@ -158,7 +158,7 @@ plan_files() {
 # each): the check plan (PLAN, default check) on every profile of PROFILES,
 # and the control plans on CONTROLS_PROFILE (default: the first profile).
 # shellcheck disable=SC2034 # check.sh and lava-jobs.sh read it
-CHECK_PROFILES=${PROFILES:-debug nopreempt}
+CHECK_PROFILES=${PROFILES:-debug nopreempt debug-rt}
 
 # control_plans: every control plan, configs/plans/ctl-*.plan, by name.
 control_plans() {

@@ -28,7 +28,8 @@ grep -q 'nopreempt/kernel/arch/x86/boot/bzImage' "$t/out" || echo "nopreempt's k
 	mapfile -t plans < <(control_plans)
 	group_controls debug "${plans[@]}"
 	# shellcheck disable=SC2154 # group_controls sets them
-	want=$((2 + ${#alone[@]} + (${#clean[@]} > 0) + (${#splats[@]} > 0)))
+	read -ra check_profiles <<<"$CHECK_PROFILES"
+	want=$((${#check_profiles[@]} + ${#alone[@]} + (${#clean[@]} > 0) + (${#splats[@]} > 0)))
 	[ "$(wc -l <"$lava/jobs.tsv")" -eq "$want" ] ||
 		echo "$(wc -l <"$lava/jobs.tsv") jobs, not one per boot of make check ($want)"
 	while IFS=$'\t' read -r job profile plan rel secs; do
