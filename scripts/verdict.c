@@ -15,7 +15,10 @@
  *    test case in it passed or was skipped (6.1's KUnit prints a module's
  *    suites without the top-level header: inside a step, a suite's own
  *    "    KTAP version 1" opens such a document, which the step's end
- *    closes, complete if no suite of it was left open);
+ *    closes, complete if no suite of it was left open; and it prints a
+ *    skipped parameter as "ok" without "# SKIP": a result that follows
+ *    the case's own "# case: rcuvet-skip: REASON" line, from rcuvet_skip(),
+ *    counts as skipped for REASON);
  *  - every step of the plan began and ended with status 0, and each
  *    "kunit" step printed at least one result;
  *  - /init printed its end marker ("rcuvet: done"): a panic, a hang or a
@@ -86,6 +89,7 @@ static struct {
 	struct frame f[MAX_DEPTH];
 	double t_last;
 	char diag[512];		/* first failure diagnostic of the running case */
+	char skip[512];		/* the running case's rcuvet_skip() reason */
 	char covers[512];	/* API members it says it covers */
 	char where[256];
 } doc;
@@ -534,6 +538,7 @@ static void doc_open(void)
 		frame_reset(l);
 	doc.t_last = t_now;
 	doc.diag[0] = '\0';
+	doc.skip[0] = '\0';
 	doc.covers[0] = '\0';
 	snprintf(doc.where, sizeof(doc.where), "%s", item_name());
 }
@@ -558,7 +563,7 @@ static void ktap_result(int level, int ok, const char *rest)
 	struct frame *child = level + 1 < MAX_DEPTH ? &doc.f[level + 1] : NULL;
 	int leaf = !child || child->results == 0;
 	const char *hash = strstr(rest, " # ");
-	int skip = hash && !strncasecmp(hash + 3, "SKIP", 4);
+	int skip = (hash && !strncasecmp(hash + 3, "SKIP", 4)) || doc.skip[0];
 	size_t len = hash ? (size_t)(hash - rest) : strlen(rest);
 	enum status st;
 
@@ -585,7 +590,7 @@ static void ktap_result(int level, int ok, const char *rest)
 			doc.where, path, child->plan, child->results);
 	if (leaf) {
 		row(doc.where, path, st, t_now - doc.t_last,
-		    st == FAIL ? doc.diag : hash ? hash + 3 : "", doc.covers);
+		    st == FAIL ? doc.diag : hash ? hash + 3 : doc.skip, doc.covers);
 		if (cur_item)
 			cur_item->results++;
 		doc.f[level].failed_leaves += st == FAIL;
@@ -602,6 +607,7 @@ static void ktap_result(int level, int ok, const char *rest)
 			frame_reset(l);
 	doc.depth = level;
 	doc.diag[0] = '\0';
+	doc.skip[0] = '\0';
 	doc.covers[0] = '\0';
 	doc.t_last = t_now;
 
@@ -672,6 +678,12 @@ static int ktap_line(const char *line)
 		if (doc.covers[0])
 			strncat(doc.covers, " ", sizeof(doc.covers) - strlen(doc.covers) - 1);
 		strncat(doc.covers, c, sizeof(doc.covers) - strlen(doc.covers) - 1);
+		goto ktap;
+	}
+	if (s[0] == '#' && spaces && strstr(s, ": rcuvet-skip: ")) {
+		/* "# case: rcuvet-skip: reason" from rcuvet_skip() */
+		snprintf(doc.skip, sizeof(doc.skip), "SKIP %s",
+			 strstr(s, ": rcuvet-skip: ") + 15);
 		goto ktap;
 	}
 	if (s[0] == '#' && spaces) {

@@ -846,8 +846,8 @@ static void waits_for_preempted_reader(struct kunit *test)
 	struct task_struct *t;
 
 	if (!pr->preemptible)
-		kunit_skip(test, "a %s reader is preemptible only with %s",
-			   pr->kind, pr->model);
+		rcuvet_skip(test, "a %s reader is preemptible only with %s",
+			    pr->kind, pr->model);
 	KUNIT_ASSERT_NOT_NULL(test, kind);
 	rcuvet_covers(test, u->covers);
 	rcuvet_covers(test, kind->covers);

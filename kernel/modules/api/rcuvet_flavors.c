@@ -327,7 +327,7 @@ static int flavors_init(struct kunit *test)
 {
 	/* Without lockdep's RCU checks the predicates only say "maybe". */
 	if (!IS_ENABLED(CONFIG_PROVE_RCU) || !debug_lockdep_rcu_enabled())
-		kunit_skip(test, "needs CONFIG_PROVE_RCU with lockdep enabled");
+		rcuvet_skip(test, "needs CONFIG_PROVE_RCU with lockdep enabled");
 	return 0;
 }
 
@@ -698,8 +698,8 @@ static void reliance_site(struct kunit *test)
 	char *report;
 
 	if (!c->needs)
-		kunit_skip(test, "needs %s", c->run ? "PROVE_RCU_LIST" :
-			   "rcu_reliance_mark_reader()");
+		rcuvet_skip(test, "needs %s", c->run ? "PROVE_RCU_LIST" :
+			    "rcu_reliance_mark_reader()");
 	if (!c->listed) {
 		report = reliance_report(test);
 		reliance_summary(test, report, &sites, &limit, &lost0, &unknown0);
@@ -995,9 +995,9 @@ static struct kunit_case reliance_test_cases[] = {
 static int reliance_init(struct kunit *test)
 {
 	if (!IS_ENABLED(CONFIG_RCU_CONSOLIDATION_RELIANCE))
-		kunit_skip(test, "needs CONFIG_RCU_CONSOLIDATION_RELIANCE");
+		rcuvet_skip(test, "needs CONFIG_RCU_CONSOLIDATION_RELIANCE");
 	if (!debug_lockdep_rcu_enabled())
-		kunit_skip(test, "needs lockdep enabled");
+		rcuvet_skip(test, "needs lockdep enabled");
 	return 0;
 }
 

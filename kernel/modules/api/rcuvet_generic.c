@@ -264,7 +264,7 @@ static void gen_double_call_rcu_caught(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, cb);
 	if (!IS_ENABLED(CONFIG_DEBUG_OBJECTS_RCU_HEAD)) {
 		kfree(cb);
-		kunit_skip(test, "needs CONFIG_DEBUG_OBJECTS_RCU_HEAD");
+		rcuvet_skip(test, "needs CONFIG_DEBUG_OBJECTS_RCU_HEAD");
 	}
 	init_rcu_head(&cb->rh);
 	rcu_read_lock();

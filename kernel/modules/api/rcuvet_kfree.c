@@ -576,9 +576,9 @@ static void kfree_rcu_waits_for_reader(struct kunit *test)
 	int err;
 
 	if (!kf_can_wait(kind))
-		kunit_skip(test, "absent from this tree: kvfree_rcu_barrier() (and no generic KASAN to see the frees without it)");
+		rcuvet_skip(test, "absent from this tree: kvfree_rcu_barrier() (and no generic KASAN to see the frees without it)");
 	if (param->remote && !kf_remote_possible(kind))
-		kunit_skip(test, "headless frees on the reader's CPU need a preemptible kernel");
+		rcuvet_skip(test, "headless frees on the reader's CPU need a preemptible kernel");
 	kf_covers(test, param->covers);
 	if (kind == KF_CACHE) {
 		cache = kmem_cache_create("rcuvet_kfree", sizeof(struct kf_obj),
@@ -696,7 +696,7 @@ static void kfree_rcu_batch_waits_for_reader(struct kunit *test)
 	bool left;
 
 	if (!kf_sees_frees(KF_KMALLOC))
-		kunit_skip(test, "needs generic KASAN to see the frees");
+		rcuvet_skip(test, "needs generic KASAN to see the frees");
 	kf_covers(test, "kfree_rcu");
 	extra = kunit_kmalloc_array(test, KF_BATCH, sizeof(*extra), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, extra);

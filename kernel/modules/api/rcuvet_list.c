@@ -147,7 +147,7 @@ static void lv_gate(struct kunit *test, const char *concerned)
 		p += len;
 		p += strspn(p, " ");
 	}
-	kunit_skip(test, "mutant=%s does not concern this case", mutant);
+	rcuvet_skip(test, "mutant=%s does not concern this case", mutant);
 }
 
 /* Spin until COND (updater side: may reschedule); false on timeout. */

@@ -359,11 +359,11 @@ static void preempted_reader(struct kunit *test)
 	struct reader_try *r;
 
 	if (!IS_ENABLED(CONFIG_PREEMPT_RCU))
-		kunit_skip(test, "rcu_read_lock() readers are preemptible only with PREEMPT_RCU");
+		rcuvet_skip(test, "rcu_read_lock() readers are preemptible only with PREEMPT_RCU");
 	/* A wakeup and preempt_enable() preempt at once only then. */
 	if (!preempt_model_preemptible())
-		kunit_skip(test, "the kernel does not preempt at once (preempt=%s)",
-			   preempt_model_none() ? "none" : "voluntary");
+		rcuvet_skip(test, "the kernel does not preempt at once (preempt=%s)",
+			    preempt_model_none() ? "none" : "voluntary");
 	rcuvet_covers(test, "rcu_read_lock rcu_read_unlock");
 	rcuvet_pin_updater(test);
 	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);

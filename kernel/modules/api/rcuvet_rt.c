@@ -123,7 +123,7 @@ static void reader_kind(struct kunit *test)
 	struct task_struct *t;
 
 	if (!PREEMPT_RCU)
-		kunit_skip(test, "rcu_read_lock() has a depth and leaves the task preemptible only with PREEMPT_RCU");
+		rcuvet_skip(test, "rcu_read_lock() has a depth and leaves the task preemptible only with PREEMPT_RCU");
 	KUNIT_ASSERT_NOT_NULL(test, s);
 	s->kind = k;
 	s->sec.body = rt_record;

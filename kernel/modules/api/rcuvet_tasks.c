@@ -818,7 +818,7 @@ static void rcu_read_lock_trace_held_tracks_nesting(struct kunit *test)
 {
 	rcuvet_covers(test, "rcu_read_lock_trace_held rcu_read_lock_trace rcu_read_unlock_trace");
 	if (!tr_lockdep_on())
-		kunit_skip(test, "rcu_read_lock_trace_held() needs lockdep on");
+		rcuvet_skip(test, "rcu_read_lock_trace_held() needs lockdep on");
 	KUNIT_EXPECT_FALSE(test, rcu_read_lock_trace_held());
 	rcu_read_lock_trace();
 	KUNIT_EXPECT_TRUE(test, rcu_read_lock_trace_held());

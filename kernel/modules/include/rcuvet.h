@@ -45,6 +45,17 @@
 
 #define rcuvet_covers(test, members) kunit_info(test, "covers: %s", members)
 
+/*
+ * Skip the running case or parameter, saying why.  The reason is logged
+ * first, "rcuvet-skip: REASON", for the verdict: 6.1's KUnit prints a
+ * skipped parameter as a plain "ok", without its "# SKIP" directive.
+ */
+#define rcuvet_skip(test, fmt, ...)					\
+	do {								\
+		kunit_info(test, "rcuvet-skip: " fmt, ##__VA_ARGS__);	\
+		kunit_skip(test, fmt, ##__VA_ARGS__);			\
+	} while (0)
+
 #define RCUVET_UPDATER_CPU 0
 #define RCUVET_READER_CPU 1
 

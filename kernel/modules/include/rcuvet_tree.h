@@ -37,6 +37,7 @@
 #include <linux/slab.h>
 #include <linux/srcu.h>
 
+#include "rcuvet.h"
 #include "rcuvet_tree_api.h"
 
 /* What a case or row needs: NULL if the tree has it, else the skip reason. */
@@ -49,7 +50,7 @@
 		const char *__absent = (absent);			\
 									\
 		if (__absent)						\
-			kunit_skip(test, "%s", __absent);		\
+			rcuvet_skip(test, "%s", __absent);		\
 	} while (0)
 
 #define rcuvet_need(test, have, member) \
