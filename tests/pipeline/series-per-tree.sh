@@ -2,7 +2,8 @@
 # The patch layout per tree: kernel/patches/series names the 6.12 patches
 # (kernel/patches/*.patch), series-6.1 the 6.1 ones (kernel/patches/6.1/),
 # each series every patch of its folder and none elsewhere, each 6.1
-# patch the port of a 6.12 one of the same name that says so.  A tree's
+# patch the port of a 6.12 one of the same name that says so, or the
+# backport of an upstream fix that 6.12 has, which says both.  A tree's
 # fragment additions (configs/fragments/TREE/NAME.config) add to a
 # fragment that exists and follow it; 6.12 has none.  The debug profile's
 # inline fragment (an option of patch 0007) is left out where the tree
@@ -39,9 +40,15 @@ check_series 6.12 "$p"
 check_series 6.1 "$p/6.1"
 
 for f in "$p"/6.1/*.patch; do
-	[ -f "$p/${f##*/}" ] || echo "6.1/${f##*/} ports no 6.12 patch of that name"
-	grep -q '^This is the 6.1 version of the 6.12 patch' "$f" ||
-		echo "6.1/${f##*/} does not say that it is the 6.1 version of the 6.12 patch"
+	if [ -f "$p/${f##*/}" ]; then
+		grep -q '^This is the 6.1 version of the 6.12 patch' "$f" ||
+			echo "6.1/${f##*/} does not say that it is the 6.1 version of the 6.12 patch"
+	elif grep -q '^\[ Upstream commit [0-9a-f]\{12\}' "$f"; then
+		grep -q 'there is no 6.12 patch of this name' "$f" ||
+			echo "6.1/${f##*/}, a backport, does not say that 6.12 needs none"
+	else
+		echo "6.1/${f##*/} ports no 6.12 patch of that name and is no upstream backport"
+	fi
 done
 for d in "$p"/*/; do
 	case ${d%/} in "$p"/mutants | "$p"/6.1) ;; *) echo "kernel/patches/${d#"$p"/} is the folder of no tree" ;; esac
