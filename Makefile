@@ -17,6 +17,8 @@
 # BOOTS=n (make bench-sys's boots of each profile, default 5),
 # BENCH_NAME=dir (make bench's results/ folder, default "bench"), FRESH=1
 # (make check boots again where nothing changed since a boot that passed),
+# CHECK_TREES=6.1 (make check's other trees, each booted on the first
+# profile with its plan check-TREE; none by default),
 # SCENARIOS=A,B, TORTURE_DURATION=seconds (default 60),
 # TORTURE_MAX_CPUS=n (default: the host's CPUs) and TORTURE_EMULATE=4.19
 # (v4.19's grace periods: a negative control, the scenarios must fail)
@@ -35,7 +37,7 @@ PROFILES := $(PROFILE)
 endif
 export PROFILES TREE KSRC PATCHES PLAN JOBS REPEAT BOOTS BENCH_NAME FRESH MUTANTS
 export SCENARIOS TORTURE_DURATION TORTURE_MAX_CPUS TORTURE_EMULATE
-export CONTROLS_PROFILE ARTIFACT_URL TSC_KHZ LAVA_DEVICE_TYPE FORCE
+export CONTROLS_PROFILE CHECK_TREES ARTIFACT_URL TSC_KHZ LAVA_DEVICE_TYPE FORCE
 export LAVA LAVA_POLL LAVA_ARTIFACT_PORT
 
 S := scripts

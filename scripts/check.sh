@@ -3,8 +3,10 @@
 # check: the test suite.  Host tests of the pipeline first (no kernel
 # needed), then the check plan on the first profile and the negative
 # controls on it, while the other profiles' kernels build in the
-# background; then the check plan on those, the bench pipeline and the API
-# coverage on the check runs, and one closing line over all of it.
+# background; then the check plan on those, the first profile on each
+# other tree of CHECK_TREES (none by default) with that tree's plan
+# (check-TREE), the bench pipeline and the API coverage on the check
+# runs, and one closing line over all of it.
 . "$(dirname "$0")/lib.sh"
 
 profiles=$CHECK_PROFILES
@@ -15,6 +17,10 @@ read -ra later <<<"${profiles#"$first"}"
 ctl=${CONTROLS_PROFILE:-$first}
 mapfile -t plans < <(control_plans)
 "$RCUVET_ROOT/scripts/validate.sh" -p "$profiles $ctl" -P "$plan" -C "${plans[*]}"
+read -ra trees <<<"$CHECK_TREES"
+for t in "${trees[@]}"; do
+	RCUVET_TREE=$t "$RCUVET_ROOT/scripts/validate.sh" -p "$first" -P "check-$t"
+done
 export RCUVET_BOOT_CACHE=1
 # results/lava/ keeps what a run on a LAVA lab collected (lava.sh).
 mkdir -p "$RESULTS"
@@ -41,7 +47,7 @@ vet_check() {
 # The mutant kernels the controls boot build in the background too, first:
 # each is its base's objects and a few files (lib.sh, load_profile).
 mapfile -t mutants < <(control_mutants "${plans[@]}")
-prebuild "$first" "${mutants[@]}" "${later[@]}"
+prebuild "$first" "${mutants[@]}" "${later[@]}" "${trees[@]/%/:$first}"
 vet_check "$first"
 
 step "negative controls on $ctl"
@@ -49,6 +55,12 @@ step "negative controls on $ctl"
 
 for p in "${later[@]}"; do
 	vet_check "$p"
+done
+
+tree_runs=()
+for t in "${trees[@]}"; do
+	RCUVET_TREE=$t vet_profile "$first" "check-$t" "$RESULTS/$t/$first"
+	tree_runs+=("$RESULTS/$t/$first/results.tsv")
 done
 
 step "bench pipeline on the check run's measurements"
@@ -64,10 +76,16 @@ else
 	printf 'coverage\tapi-members-covered\tfail\t0\t%s\n' \
 		"$(head -c 300 "$RESULTS/api-coverage.err")" >"$cov"
 fi
-# What this tree was vetted for: tested, skipped-absent, removed.
-"$RCUVET_ROOT/scripts/api-coverage.sh" -t "$TREE_NAME" "$RESULTS/$TREE_NAME/api-coverage.md" \
-	"${runs[@]}" 2>/dev/null ||
-	note "rcuvet: the coverage table of $TREE_NAME failed"
+# tree_coverage TREE RESULTS.TSV...: what TREE was vetted for: tested,
+# skipped-absent, removed.
+tree_coverage() {
+	"$RCUVET_ROOT/scripts/api-coverage.sh" -t "$1" "$RESULTS/$1/api-coverage.md" "${@:2}" \
+		2>/dev/null || note "rcuvet: the coverage table of $1 failed"
+}
+tree_coverage "$TREE_NAME" "${runs[@]}"
+for t in "${trees[@]}"; do
+	tree_coverage "$t" "$RESULTS/$t/$first/results.tsv"
+done
 
 finish "$RESULTS/host-tests.tsv" "${runs[@]}" "$RESULTS/bench-smoke.tsv" "$cov" \
-	"$RESULTS/$ctl/controls.tsv"
+	"$RESULTS/$ctl/controls.tsv" "${tree_runs[@]}"

@@ -156,9 +156,14 @@ plan_files() {
 
 # What make check boots (check.sh; lava-jobs.sh writes a LAVA job for
 # each): the check plan (PLAN, default check) on every profile of PROFILES,
-# and the control plans on CONTROLS_PROFILE (default: the first profile).
-# shellcheck disable=SC2034 # check.sh and lava-jobs.sh read it
+# and the control plans on CONTROLS_PROFILE (default: the first profile);
+# then the first profile on each other tree of CHECK_TREES (none by
+# default; 6.1: README, "Time"), with that tree's plan, check-TREE (on the
+# default tree only: not with KSRC= or TREE=).
+# shellcheck disable=SC2034 # check.sh reads both, lava-jobs.sh CHECK_PROFILES
 CHECK_PROFILES=${PROFILES:-debug nopreempt debug-rt}
+CHECK_TREES=${CHECK_TREES:-}
+[ -z "${KSRC:-}" ] && [ "$RCUVET_TREE" = 6.12 ] || CHECK_TREES=
 
 # control_plans: every control plan, configs/plans/ctl-*.plan, by name.
 control_plans() {

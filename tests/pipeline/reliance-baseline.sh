@@ -58,9 +58,9 @@ got=$("$bin" mark "$work/base" <"$work/tsv" | cut -f2-)
 want=$(printf '%s\t%s\t%s\t%s\t%s\n' \
 	bh+rcu_read_lock_bh bh_held '__dev_map_lookup_elem+0x9e/0xe4' under-test 'site __dev_map_lookup_elem (run.plan)' \
 	softirq marked kernel/bpf/cpumap.c:bq_flush_to_queue under-test \
-	'site kernel/bpf/cpumap.c:bq_flush_to_queue (check.plan, mutants-xdp-reliance.plan)' \
+	'site kernel/bpf/cpumap.c:bq_flush_to_queue (check-6.1.plan, check.plan, mutants-xdp-reliance.plan)' \
 	softirq marked kernel/bpf/devmap.c:__dev_flush under-test \
-	'site kernel/bpf/devmap.c:__dev_flush (check.plan, mutants-xdp-reliance.plan)' \
+	'site kernel/bpf/devmap.c:__dev_flush (check-6.1.plan, check.plan, mutants-xdp-reliance.plan)' \
 	preempt sched_held '__module_address+0x1a/0x90' kernel '' \
 	preempt sched_held 'helper.constprop.0+0x1a/0x40' kernel '' \
 	softirq marked kernel/bpf/x.c:marked_elsewhere under-test 'a FILE:FUNCTION mark' \
