@@ -47,7 +47,6 @@
 #include "rcuvet_gpw.h"
 #include "rcuvet_readers.h"
 
-#define ON_RT IS_ENABLED(CONFIG_PREEMPT_RT)
 #define PREEMPT_RCU IS_ENABLED(CONFIG_PREEMPT_RCU)
 /* How long a migrate_disable() reader waits to be released. */
 #define RT_NO_READER_MS 60000

@@ -52,9 +52,14 @@
  */
 #define rcuvet_skip(test, fmt, ...)					\
 	do {								\
-		kunit_info(test, "rcuvet-skip: " fmt, ##__VA_ARGS__);	\
-		kunit_skip(test, fmt, ##__VA_ARGS__);			\
+		struct kunit *__test = (test);				\
+									\
+		kunit_info(__test, "rcuvet-skip: " fmt, ##__VA_ARGS__);	\
+		kunit_skip(__test, fmt, ##__VA_ARGS__);			\
 	} while (0)
+
+/* PREEMPT_RT: bh and spinlock_t sections are preemptible rcu_read_lock()s. */
+#define ON_RT IS_ENABLED(CONFIG_PREEMPT_RT)
 
 #define RCUVET_UPDATER_CPU 0
 #define RCUVET_READER_CPU 1
