@@ -83,8 +83,8 @@ tree_coverage() {
 		2>/dev/null || note "rcuvet: the coverage table of $1 failed"
 }
 tree_coverage "$TREE_NAME" "${runs[@]}"
-for t in "${trees[@]}"; do
-	tree_coverage "$t" "$RESULTS/$t/$first/results.tsv"
+for i in "${!trees[@]}"; do
+	tree_coverage "${trees[$i]}" "${tree_runs[$i]}"
 done
 
 finish "$RESULTS/host-tests.tsv" "${runs[@]}" "$RESULTS/bench-smoke.tsv" "$cov" \
