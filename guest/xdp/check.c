@@ -305,8 +305,11 @@ void evaluate(struct run *R, const struct counters *c, int drained)
 		if (R->op_errors)
 			diag("last op error: %s: %s", op_name[R->last_op],
 			     strerror(-R->last_op_err));
-		expect(!sc->nops || R->torn >= opt.min_ops, "%lu entries torn down < %lu",
-		       R->torn, opt.min_ops);
+		if (sc->hold_ms)
+			hold_evaluate(R, c);
+		else
+			expect(!sc->nops || R->torn >= opt.min_ops, "%lu entries torn down < %lu",
+			       R->torn, opt.min_ops);
 		/* alone, nothing else puts entries back in the meantime */
 		if (R->ops[OP_UNREG] && sc->nops == 1)
 			expect(!R->unreg_left,

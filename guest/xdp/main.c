@@ -4,7 +4,7 @@
  * down while XDP frames flow through them, and account for every frame.
  *
  *   xdp-teardown [-d SECONDS] [-t MAX_SECONDS] [-o MIN_OPS] [-f MIN_FRAMES]
- *                [-s SEED] [-b BATCH] [-r REPEAT] [-w SETTLE] [SCENARIO...]
+ *                [-s SEED] [-b BATCH] [-r REPEAT] [-w SETTLE] [-n] [SCENARIO...]
  *
  * Each scenario builds its own network: namespace A holds the traffic
  * side, namespace B the NAPI veth's receiving end, and each devmap target
@@ -24,6 +24,10 @@
  * or within the stated bound where the kernel may drop without telling),
  * no frame seen twice, the race proven (operations that landed while
  * frames flowed), and after the scenario no map or program of it left.
+ * The hold scenarios (only when named) tear an entry down while a cpumap
+ * program holds it, at least MIN_HOLDS times, instead of -o operations,
+ * and fail if it was freed while held (hold.c); with -n, the program
+ * drops its frame after a hold instead of using the entry.
  * A kernel splat (KASAN, WARNING, ...) ends the program at once, the
  * scenario failed: the verdict fails the run on it, the time to it is
  * what a negative control measures, and threads may be stuck in the
@@ -91,20 +95,21 @@ static const struct scen scens[] = {
 	{ "cpumap_direct_return", "cpumap program -> devmap whose xmit drops",
 	  K(K_CM), { 0 }, 0, { 0 }, 0, 1, 0, 0, 0, 0, 0 },
 	/*
-	 * Not run unless named (burn_ms): for the v4.19 grace-period
+	 * Not run unless named (hold_ms): for the v4.19 grace-period
 	 * emulation (docs/xdp-teardown.md).  One cpumap entry (CPU 1) takes
-	 * every frame; its program redirects into DEVMAP key 0 and then
-	 * burns, while the teardown deletes and replaces key 0.
+	 * every frame; its program, cpu_slow, redirects into DEVMAP key 0
+	 * and holds that entry while the holder deletes or replaces it and
+	 * watches for its free (hold.c), up to 2000 ms a hold.
 	 */
 	{ "cpumap_devmap_slow", "devmap entries go while a slow cpumap program holds them",
-	  K(K_CM), { 0 }, 0, K(OP_DM_DEL, OP_DM_REPL), 0, 1, 200, 0, 0, 0 },
+	  K(K_CM), { 0 }, 0, K(OP_DM_DEL, OP_DM_REPL), 0, 1, 2000, 0, 0, 0 },
 	/* The same for a cpumap: cpu_slow redirects into cm2 key 0 instead. */
 	{ "cpumap_cpumap_slow", "cpumap entries go while a slow cpumap program holds them",
-	  K(K_CM), { 0 }, 0, K(OP_CM_DEL, OP_CM_REPL), 0, 1, 200, 1, 0, 0 },
+	  K(K_CM), { 0 }, 0, K(OP_CM_DEL, OP_CM_REPL), 0, 1, 2000, 1, 0, 0 },
 	/* The same through DEVMAP_HASH: cpu_slow redirects into its key. */
 	{ "cpumap_devmap_hash_slow",
 	  "devmap_hash entries go while a slow cpumap program holds them",
-	  K(K_CM), { 0 }, 0, K(OP_DMH_DEL, OP_DMH_REPL), 0, 1, 200, 0, 1, 0 },
+	  K(K_CM), { 0 }, 0, K(OP_DMH_DEL, OP_DMH_REPL), 0, 1, 2000, 0, 1, 0 },
 };
 
 #define N_SCENS (int)(sizeof(scens) / sizeof(scens[0]))
@@ -120,7 +125,7 @@ static int run_scenario(const struct scen *sc, int number)
 	struct worker w[XT_MAX_CPUS];
 	struct tdthread td[16];
 	struct counters c;
-	double t0, t;
+	double t0, t, ts = now();
 	struct kmsg_news news = { 0 };
 	int i, drained, maps, progs;
 	unsigned long ops = 0;
@@ -152,6 +157,7 @@ static int run_scenario(const struct scen *sc, int number)
 	}
 
 	t0 = now();
+	diag("set up in %.1f s", t0 - ts);
 	for (i = 0; i < R->ncpu; i++) {
 		w[i].R = R;
 		w[i].cpu = i;
@@ -167,7 +173,8 @@ static int run_scenario(const struct scen *sc, int number)
 		usleep(100000);
 		t = now() - t0;
 		ops = total_torn(R);
-		if (t >= opt.duration && (!sc->nops || ops >= opt.min_ops) &&
+		if (t >= opt.duration &&
+		    (!sc->nops || ops >= (sc->hold_ms ? MIN_HOLDS : opt.min_ops)) &&
 		    frames_seen(R) >= opt.min_frames)
 			break;
 		if (t >= opt.max_time)
@@ -188,6 +195,8 @@ static int run_scenario(const struct scen *sc, int number)
 	R->stop_teardown = 1;
 	for (i = 0; i < (int)opt.threads; i++)
 		pthread_join(td[i].th, NULL);
+	if (sc->hold_ms)
+		hold_stop(R);
 	R->stop_workers = 1;
 	for (i = 0; i < R->ncpu; i++)
 		pthread_join(w[i].th, NULL);
@@ -197,8 +206,8 @@ static int run_scenario(const struct scen *sc, int number)
 	if (i)
 		diag("cannot kick the targets: %s", strerror(-i));
 	drained &= !i && !settle(R, &c);
-	diag("ran %.1f s on %d CPUs, seed %u, batch %u, repeat %u", t, R->ncpu,
-	     opt.seed, opt.batch, opt.repeat);
+	diag("ran %.1f s on %d CPUs, then settled in %.1f s, seed %u, batch %u, repeat %u",
+	     t, R->ncpu, now() - t0 - t, opt.seed, opt.batch, opt.repeat);
 	evaluate(R, &c, drained);
 out:
 	cleanup(R);
@@ -230,6 +239,7 @@ static void usage(void)
 
 	fprintf(stderr, "usage: xdp-teardown [-d SECONDS] [-t MAX_SECONDS] [-o MIN_OPS] [-f MIN_FRAMES]\n"
 		"                    [-s SEED] [-b BATCH] [-r REPEAT] [-w SETTLE] [-i IDLE] [-j THREADS]\n"
+		"                    [-n]\n"
 		"                    [SCENARIO...]\n"
 		"scenarios:");
 	for (i = 0; i < N_SCENS; i++)
@@ -245,7 +255,7 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	setvbuf(stderr, NULL, _IOLBF, 0);
-	while ((ch = getopt(argc, argv, "d:t:o:f:s:b:r:w:i:j:h")) != -1) {
+	while ((ch = getopt(argc, argv, "d:t:o:f:s:b:r:w:i:j:nh")) != -1) {
 		switch (ch) {
 		case 'd': opt.duration = atof(optarg); break;
 		case 't': opt.max_time = atof(optarg); break;
@@ -257,6 +267,7 @@ int main(int argc, char **argv)
 		case 'w': opt.settle = atof(optarg); break;
 		case 'i': opt.idle = atof(optarg); break;
 		case 'j': opt.threads = strtoul(optarg, NULL, 0); break;
+		case 'n': opt.hold_drop = 1; break;
 		default: usage();
 		}
 	}
@@ -269,7 +280,7 @@ int main(int argc, char **argv)
 	}
 	if (!n)
 		for (i = 0; i < N_SCENS; i++)
-			if (!scens[i].burn_ms)
+			if (!scens[i].hold_ms)
 				chosen[n++] = &scens[i];
 	if (opt.threads < 1 || opt.threads > 16)
 		usage();

@@ -25,12 +25,15 @@
 #define CM_LIMIT	192	/* cpumap frames in flight per key */
 #define VETH_RING	256	/* VETH_RING_SIZE */
 #define BULK		16	/* DEV_MAP_BULK_SIZE */
+#define MIN_HOLDS	3	/* hold scenarios: holds that saw a teardown */
+#define HOLD_SLACK_MS	2000	/* cpu_slow's limit: hold_ms and this */
 
 /* The options (main.c). */
 struct opts {
 	double duration, max_time, settle, idle;
 	unsigned long min_ops, min_frames;
 	unsigned int seed, batch, repeat, threads;
+	int hold_drop;		/* -n: cpu_slow drops the frame after a hold */
 };
 
 extern struct opts opt;
@@ -61,7 +64,7 @@ struct scen {
 	int ops[16], nops;		/* weighted: an op may appear twice */
 	int bug;			/* the cpumap direct-return scenario */
 	int keys;			/* DEVMAP and DEVMAP_HASH keys in use */
-	int burn_ms;			/* cpumap entries run cpu_slow, this slow */
+	int hold_ms;			/* cpu_slow's holds: this long at most (hold.c) */
 	int chain;			/* ... redirecting into cm2, not a devmap */
 	int hash;			/* ... into DEVMAP_HASH, not DEVMAP */
 	int threaded;			/* c1's NAPI polls in kthreads */
@@ -114,6 +117,9 @@ struct run {
 	unsigned long unreg_left;	/* entries still pointing at a dead target */
 	unsigned long entries_map;	/* entries freed with their maps */
 	void *td0;			/* the first teardown thread */
+	__u32 last_hold;		/* hold.c: the last hold it tore down under */
+	unsigned long holds, holds_waited, holds_freed, holds_late, holds_unknown;
+	double free_ms_sum, free_ms_max;
 	int dm_target[XT_DM_ENTRIES];	/* shadow: key -> target, -1 none */
 	int dmh_target[XT_DM_ENTRIES];
 };
@@ -161,7 +167,9 @@ static inline unsigned int rnd(struct run *R)
 }
 
 /* setup.c: the network, the maps and their entries */
+int dm_set_prog(struct run *R, int map_fd, __u32 key, int target, int prog);
 int dm_set(struct run *R, int map_fd, __u32 key, int target, int eg);
+int cm_set_prog(int map_fd, __u32 key, __u32 qsize, int prog);
 int dm_put(struct run *R, int map_fd, __u32 key, int target, int eg);
 int cm_set(struct run *R, int map_fd, __u32 key, __u32 qsize, int prog);
 __u32 rnd_qsize(struct run *R);
@@ -179,6 +187,13 @@ void *worker(void *arg);
 /* teardown.c */
 unsigned long total_torn(struct run *R);
 void *teardown(void *arg);
+
+/* hold.c */
+int hold_cpu(struct run *R);
+int hold_put(struct run *R);
+int hold_once(struct run *R, int replace);
+void hold_stop(struct run *R);
+void hold_evaluate(struct run *R, const struct counters *c);
 
 /* check.c: counters, checks, KTAP diagnostics, the kernel's messages */
 extern int check_failed;

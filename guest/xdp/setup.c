@@ -21,20 +21,27 @@
 /* ---- map entries ---------------------------------------------------- */
 
 /*
- * Point a devmap entry at a target; returns the target it points at.  A
- * target that another thread is unregistering cannot be used (EINVAL:
- * its ifindex is gone): then a0, never unregistered, is.
+ * Point a devmap entry at a target, egress program PROG (an fd, 0 for
+ * none); returns the target it points at.  A target that another thread
+ * is unregistering cannot be used (EINVAL: its ifindex is gone): then a0,
+ * never unregistered, is.
  */
-int dm_set(struct run *R, int map_fd, __u32 key, int target, int eg)
+int dm_set_prog(struct run *R, int map_fd, __u32 key, int target, int prog)
 {
 	struct bpf_devmap_val v = { .ifindex = R->t[target].ia };
 
-	v.bpf_prog.fd = R->egress[eg];
+	v.bpf_prog.fd = prog;
 	if (!bpf_map_update_elem(map_fd, &key, &v, 0))
 		return target;
 	if ((errno != EINVAL && errno != ENODEV) || !target)
 		return -errno;
-	return dm_set(R, map_fd, key, 0, eg);
+	return dm_set_prog(R, map_fd, key, 0, prog);
+}
+
+/* dm_set_prog() with the egress program R->egress[EG] */
+int dm_set(struct run *R, int map_fd, __u32 key, int target, int eg)
+{
+	return dm_set_prog(R, map_fd, key, target, R->egress[eg]);
 }
 
 /* dm_set(), 0 or an error */
@@ -45,12 +52,19 @@ int dm_put(struct run *R, int map_fd, __u32 key, int target, int eg)
 	return t < 0 ? t : 0;
 }
 
-int cm_set(struct run *R, int map_fd, __u32 key, __u32 qsize, int prog)
+/* A cpumap entry of ring size QSIZE, entry program PROG (an fd, 0 for none) */
+int cm_set_prog(int map_fd, __u32 key, __u32 qsize, int prog)
 {
 	struct bpf_cpumap_val v = { .qsize = qsize };
 
-	v.bpf_prog.fd = R->cpuprog[prog];
+	v.bpf_prog.fd = prog;
 	return bpf_map_update_elem(map_fd, &key, &v, 0) ? -errno : 0;
+}
+
+/* cm_set_prog() with the entry program R->cpuprog[PROG] */
+int cm_set(struct run *R, int map_fd, __u32 key, __u32 qsize, int prog)
+{
+	return cm_set_prog(map_fd, key, qsize, R->cpuprog[prog]);
 }
 
 __u32 rnd_qsize(struct run *R)
@@ -81,7 +95,7 @@ int fill_cm(struct run *R, int fd)
 
 	for (k = 0; k < R->ncpu; k++) {
 		err = cm_set(R, fd, k, rnd_qsize(R),
-			     R->sc->bug || R->sc->burn_ms ? 0 : rnd(R) % 4);
+			     R->sc->bug || R->sc->hold_ms ? 0 : rnd(R) % 4);
 		if (err)
 			return err;
 	}
@@ -200,7 +214,7 @@ int setup(struct run *R)
 	R->cpuprog[3] = bpf_program__fd(sk->progs.cpu_drop);
 	if (R->sc->bug)
 		R->cpuprog[0] = bpf_program__fd(sk->progs.cpu_seq);
-	if (R->sc->burn_ms)
+	if (R->sc->hold_ms)
 		R->cpuprog[0] = bpf_program__fd(sk->progs.cpu_slow);
 
 	R->ns_root = ns_self();
@@ -276,8 +290,8 @@ int setup(struct run *R)
 		err = fill_dm(R, bpf_map__fd(sk->maps.dmh), 1, R->dmh_target);
 	if (!err)
 		err = fill_cm(R, bpf_map__fd(sk->maps.cm));
-	if (!err && R->sc->chain)
-		err = cm_set(R, bpf_map__fd(sk->maps.cm2), 0, rnd_qsize(R), 3);
+	if (!err && R->sc->hold_ms)
+		err = hold_put(R);	/* the held key's entry, a program of its own */
 	if (!err) {
 		__u32 v = R->c0;
 
@@ -320,10 +334,11 @@ int setup(struct run *R)
 	sk->bss->cfg.ncpus = R->ncpu;
 	sk->bss->cfg.cm_cross = R->sc->bug;
 	sk->bss->cfg.cm_limit = CM_LIMIT;
-	if (R->sc->burn_ms) {
-		/* CPU 1: under emulate-4.19 RCU's kthreads have CPU 2 */
-		sk->bss->cfg.cm_key = 1 + (R->ncpu > 1);
-		sk->bss->cfg.burn_ns = R->sc->burn_ms * 1000000u;
+	if (R->sc->hold_ms) {
+		sk->bss->cfg.cm_key = 1 + hold_cpu(R);
+		/* the holder lets go after hold_ms: this is in case it cannot */
+		sk->bss->cfg.hold_ns = (R->sc->hold_ms + HOLD_SLACK_MS) * 1000000u;
+		sk->bss->cfg.hold_drop = opt.hold_drop;
 		sk->bss->cfg.cm2_key = R->sc->chain;	/* key 0: CPU 0 */
 		sk->bss->cfg.cpu_dmh = R->sc->hash;	/* key XT_DMH_BASE */
 		/* a ring that drains within the settle time */

@@ -382,25 +382,30 @@ void *teardown(void *arg)
 		int op = R->sc->ops[rnd(R) % R->sc->nops];
 
 		/*
-		 * Once the teardowns are counted, one thread goes on at a
-		 * gentler pace and the others rest: the CPUs go to the traffic.
+		 * A hold scenario's key has one writer, the holder (hold.c).
+		 * Otherwise, once the teardowns are counted, one thread goes
+		 * on at a gentler pace and the others rest: the CPUs go to
+		 * the traffic.
 		 */
-		if (total_torn(R) >= opt.min_ops && frames_seen(R) < opt.min_frames) {
+		if (R->sc->hold_ms && td != R->td0) {
+			usleep(50000);
+			continue;
+		}
+		if (!R->sc->hold_ms && total_torn(R) >= opt.min_ops &&
+		    frames_seen(R) < opt.min_frames) {
 			if (td != R->td0) {
 				usleep(50000);
 				continue;
 			}
 			usleep(20000);
 		}
-		volatile __u32 *burning = &R->sk->bss->burning;
 		unsigned long long f0 = frames_seen(R);
-		int held = *burning;
 		double t0 = now(), dt;
-		int err = do_op(R, op);
+		int err = R->sc->hold_ms ? hold_once(R, op == OP_DM_REPL || op == OP_DMH_REPL ||
+						     op == OP_CM_REPL) : do_op(R, op);
 		unsigned long long f1 = frames_seen(R);
-
-		/* under traffic: frames flowed, or cpu_slow held an entry */
-		held |= *burning;
+		/* under traffic: frames flowed, or cpu_slow held the entry */
+		int held = R->sc->hold_ms != 0;
 
 		if (err == -EAGAIN)
 			continue;

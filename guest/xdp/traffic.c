@@ -39,6 +39,15 @@ void *worker(void *arg)
 	cpu_set_t set;
 	unsigned long i;
 
+	/*
+	 * Not on the held CPU of a hold scenario: preempted by the cpumap
+	 * kthread inside BPF_PROG_TEST_RUN's rcu_read_lock(), the worker
+	 * would stay there for the whole hold (the kthread holds with
+	 * preemption off), and every grace period would wait for it, the
+	 * one the hold watches for among them.
+	 */
+	if (R->sc->hold_ms && w->cpu == hold_cpu(R))
+		return NULL;
 	CPU_ZERO(&set);
 	CPU_SET(w->cpu, &set);
 	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);

@@ -30,7 +30,9 @@ __u32 ndying;
 __u64 cm_enq[XT_MAX_CPUS];
 __u64 cm_done[XT_MAX_CPUS];
 __u64 seen[XT_MAX_CPUS];		/* xdp_src runs, per CPU, for the guest to poll */
-__u32 burning;			/* cpu_slow is burning, a devmap entry in hand */
+__u32 holding;			/* cpu_slow holds an entry: the hold's number */
+__u32 holds;			/* cpu_slow: holds begun */
+__u32 release;			/* the guest: the number of the hold it let go */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -546,78 +548,108 @@ int cpu_redir(struct xdp_md *ctx)
 	return cpu_to(&dm, p, n);
 }
 
-struct burn {
+struct hold {
 	__u64 end;
+	__u32 n;
+	int done;
 };
 
-static long burn_cb(__u64 i, void *ctx)
+static long hold_cb(__u64 i, void *ctx)
 {
-	struct burn *b = ctx;
+	struct hold *h = ctx;
 
 	(void)i;
-	return bpf_ktime_get_ns() >= b->end;
+	if (rd(&release) == h->n || !rd(&cfg.hold_ns))
+		h->done = 1;
+	else if (bpf_ktime_get_ns() >= h->end)
+		h->done = 2;
+	return h->done != 0;
 }
 
-/* A cpumap program's redirect into cm2 KEY, under its flow control. */
-static __always_inline int cpu_to_cm2(struct xt_pkt *p, __u32 key)
+/* bpf_loop() runs at most 1 << 23 times: as many of those as it takes */
+static long hold_outer_cb(__u64 i, void *ctx)
 {
-	if (!cm_take(key)) {
-		count(C_CPU_DROP);
-		return XDP_DROP;
-	}
-	p->kind = K_CPU_CM;
-	if (bpf_redirect_map(&cm2, key, XDP_ABORTED) == XDP_REDIRECT) {
-		count(C_CPU_REDIR);
-		count(C_REDIR + K_CPU_CM);
-		return XDP_REDIRECT;
-	}
-	cm_give(key);
-	count(C_CPU_MISS);
-	return XDP_DROP;
+	struct hold *h = ctx;
+
+	(void)i;
+	bpf_loop(1 << 23, hold_cb, h, 0);
+	return h->done != 0;
 }
 
 /*
- * cpu_slow: cpu_redir (or, with cfg.cm2_key set, a redirect into that
- * cm2 entry; with cfg.cpu_dmh, into DEVMAP_HASH instead of DEVMAP), then
- * cfg.burn_ns spent before returning.  The
- * cpumap kthread runs its program under rcu_read_lock_bh() only
- * (cpu_map_bpf_prog_run()); bpf_redirect_map() leaves the devmap entry it
- * looked up (__dev_map_lookup_elem()) in bpf_redirect_info, and only after
- * the program returns does xdp_do_redirect() dereference it
- * (dev_map_enqueue()).  The burn widens that window from microseconds to
- * longer than a grace period: an entry deleted meanwhile is freed by
- * call_rcu() before its use unless grace periods wait for bh-disabled
- * regions (flavor consolidation).
+ * Hold the entry a redirect just looked up until the guest lets it go
+ * (release is the hold's number, or cfg.hold_ns 0: no more holds), or
+ * cfg.hold_ns passed: then count it.
+ */
+static __always_inline void hold(void)
+{
+	struct hold h = { .n = ++holds };	/* one kthread runs cpu_slow */
+
+	h.end = bpf_ktime_get_ns() + rd(&cfg.hold_ns);
+	holding = h.n;
+	bpf_loop(1 << 10, hold_outer_cb, &h, 0);
+	holding = 0;
+	count(C_HOLD);
+	if (h.done != 1)
+		count(C_HOLD_CAP);
+}
+
+/*
+ * cpu_slow: a redirect into DEVMAP key 0 (with cfg.cpu_dmh, DEVMAP_HASH
+ * key XT_DMH_BASE; with cfg.cm2_key, cm2 key cm2_key - 1), then a hold of
+ * the entry it looked up before returning.  The cpumap kthread runs its
+ * program under rcu_read_lock_bh() only (cpu_map_bpf_prog_run());
+ * bpf_redirect_map() leaves the entry it looked up
+ * (__dev_map_lookup_elem(), __cpu_map_lookup_elem()) in bpf_redirect_info,
+ * and only after the program returns does xdp_do_redirect() dereference
+ * it (dev_map_enqueue(), cpu_map_enqueue()).  The hold widens that window
+ * from microseconds to as long as the guest needs (hold.c): it deletes or
+ * replaces the entry meanwhile and watches for its free, which must wait
+ * for the end of the hold unless grace periods ignore bh-disabled regions
+ * (no flavor consolidation).  With cfg.hold_drop the frame is dropped
+ * after the hold instead, and the entry never used: holds can be counted
+ * on a kernel that frees early, without its crash.
  */
 SEC("xdp/cpumap")
 int cpu_slow(struct xdp_md *ctx)
 {
 	struct xt_pkt *p = cpu_head(ctx);
-	__u32 n = rd(&cfg.cpu_dm_keys);
-	struct burn b;
-	int act;
+	__u32 key = 0, kind = rd(&cfg.cm2_key) ? K_CPU_CM : K_CPU_DM;
+	long r;
 
 	if (!p) {
 		count(C_CPU_DROP);
 		return XDP_DROP;
 	}
-	n = n ? p->seq % n : 0;
-	if (rd(&cfg.cm2_key))
-		/* the same for a cpumap entry: __cpu_map_lookup_elem(),
-		 * then cpu_map_enqueue() */
-		act = cpu_to_cm2(p, rd(&cfg.cm2_key) - 1);
-	else if (rd(&cfg.cpu_dmh))
-		/* the same through a DEVMAP_HASH: __dev_map_hash_lookup_elem() */
-		act = cpu_to(&dmh, p, XT_DMH_BASE + n);
-	else
-		act = cpu_to(&dm, p, n);
-	if (act == XDP_REDIRECT) {
-		burning = 1;
-		b.end = bpf_ktime_get_ns() + rd(&cfg.burn_ns);
-		bpf_loop(1 << 23, burn_cb, &b, 0);
-		burning = 0;
+	p->kind = kind;
+	if (kind == K_CPU_CM) {
+		key = rd(&cfg.cm2_key) - 1;
+		if (!cm_take(key)) {
+			count(C_CPU_DROP);
+			return XDP_DROP;
+		}
+		r = bpf_redirect_map(&cm2, key, XDP_ABORTED);
+	} else {
+		if (rd(&cfg.cpu_dmh))
+			r = bpf_redirect_map(&dmh, XT_DMH_BASE, XDP_ABORTED);
+		else
+			r = bpf_redirect_map(&dm, 0, XDP_ABORTED);
 	}
-	return act;
+	if (r == XDP_REDIRECT) {
+		if (rd(&cfg.hold_ns))
+			hold();
+		if (!rd(&cfg.hold_drop)) {
+			count(C_CPU_REDIR);
+			count(C_REDIR + kind);
+			return XDP_REDIRECT;
+		}
+		count(C_CPU_DROP);
+	} else {
+		count(C_CPU_MISS);
+	}
+	if (kind == K_CPU_CM)
+		cm_give(key);
+	return XDP_DROP;
 }
 
 SEC("xdp/cpumap")

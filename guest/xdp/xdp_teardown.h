@@ -62,7 +62,8 @@ struct xt_cfg {
 	unsigned int eg_mod;			/* eg_drop8 drops seq % eg_mod == 0 */
 	unsigned int cpu_dm_keys;		/* cpu_redir: DEVMAP keys it uses */
 	unsigned int cm_key;			/* CPUMAP key: cm_key - 1 always, if set */
-	unsigned int burn_ns;			/* cpu_slow: time spent after its redirect */
+	unsigned int hold_ns;			/* cpu_slow: longest hold of an entry */
+	unsigned int hold_drop;			/* cpu_slow: drop the frame after a hold */
 	unsigned int cm2_key;			/* cpu_slow: into cm2 key cm2_key - 1, if set */
 	unsigned int cpu_dmh;			/* cpu_slow: into DEVMAP_HASH, not DEVMAP */
 };
@@ -91,7 +92,9 @@ enum xt_counter {
 	C_EG_SEEN = C_MISS + N_KINDS,	/* + kind: devmap egress programs */
 	C_EG_DROP = C_EG_SEEN + N_KINDS,
 	C_SINK = C_EG_DROP + N_KINDS,	/* + kind: received at a target */
-	N_COUNTERS = C_SINK + N_KINDS
+	C_HOLD = C_SINK + N_KINDS,	/* cpu_slow held an entry */
+	C_HOLD_CAP,			/* ... until cfg.hold_ns, not let go */
+	N_COUNTERS
 };
 
 #endif /* XDP_TEARDOWN_H */
