@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # initramfs PROFILE: busybox, /init, the guest programs, every test module
 # (ours and the tree's), the tree's rcutorture kselftest and every plan,
-# packed by the tree's gen_init_cpio.
+# packed by the tree's gen_init_cpio: two archives, the plans in the
+# second, one after the other in initramfs.cpio (the kernel unpacks each).
+# A boot's key hashes the first and the plans that boot runs (boot_key),
+# so that editing one plan leaves every other boot's cache entry valid.
 . "$(dirname "$0")/lib.sh"
 
 load_profile "${1:?usage: initramfs.sh PROFILE}"
@@ -12,6 +15,13 @@ list=$OBJ/initramfs.list
 plans=$OBJ/plans
 rm -rf "$plans"
 mkdir -p "$plans"
+
+# pack LIST ARCHIVE: gen_init_cpio with every time stamp 0: the same
+# inputs give the same archive, byte for byte, which the boot cache
+# (lib.sh) relies on.
+pack() {
+	"$gen" -t 0 "$1" >"$2" || die "gen_init_cpio failed on $1"
+}
 
 {
 	for d in /bin /dev /proc /sys /tmp /etc /etc/rcuvet /etc/rcuvet/plans /lib /lib/modules; do
@@ -48,17 +58,18 @@ mkdir -p "$plans"
 			>"$OBJ/kselftest-rcutorture"
 		echo "file /bin/kselftest-rcutorture $OBJ/kselftest-rcutorture 755 0 0"
 	fi
-	# Host-only lines ("control: ...", "boot-timeout: ...") stay on the host.
-	for plan in "$RCUVET_ROOT"/configs/plans/*.plan; do
-		grep -vE '^[a-z-]+:' "$plan" >"$plans/$(basename "$plan")"
+} >"$list"
+pack "$list" "$OBJ/initramfs-base.cpio"
+
+# The plans, their steps only (plan_steps): host lines ("control: ...",
+# "boot-timeout: ...") and comments stay on the host.  A plan written for
+# this profile's boots (make torture's), if any, too.
+{
+	for plan in "$RCUVET_ROOT"/configs/plans/*.plan "$BUILD/plans/$PROFILE.plan"; do
+		[ -f "$plan" ] || continue
+		plan_steps "$plan" >"$plans/$(basename "$plan")"
 		echo "file /etc/rcuvet/plans/$(basename "$plan") $plans/$(basename "$plan") 644 0 0"
 	done
-	# A plan written for this profile's boots (make torture's), if any.
-	if [ -f "$BUILD/plans/$PROFILE.plan" ]; then
-		grep -vE '^[a-z-]+:' "$BUILD/plans/$PROFILE.plan" >"$plans/$PROFILE.plan"
-		echo "file /etc/rcuvet/plans/$PROFILE.plan $plans/$PROFILE.plan 644 0 0"
-	fi
-} >"$list"
-# Every time stamp 0: the same inputs give the same archive, byte for
-# byte, which the boot cache (lib.sh) relies on.
-"$gen" -t 0 "$list" >"$OBJ/initramfs.cpio" || die "gen_init_cpio failed on $list"
+} >"$OBJ/initramfs-plans.list"
+pack "$OBJ/initramfs-plans.list" "$OBJ/initramfs-plans.cpio"
+cat "$OBJ/initramfs-base.cpio" "$OBJ/initramfs-plans.cpio" >"$OBJ/initramfs.cpio"

@@ -188,15 +188,34 @@ profile_sources() {
 	done
 }
 
-# boot_key PLAN: the hash of the kernel, initramfs, profile (the files it
-# is made of), plan and boot script of the loaded profile's boot of PLAN.
+# plan_steps FILE: what the guest reads of a plan: its lines but the
+# host's ("control: ...", "boot-timeout: ..."), comments and blank lines.
+plan_steps() {
+	grep -vE '^[a-z-]+:|^[[:space:]]*(#|$)' "$1" || true
+}
+
+# plan_key_text FILE: what of a plan makes its boot what it is: its lines
+# but comments and blank lines (the host's lines too: a boot limit, say).
+plan_key_text() {
+	grep -vE '^[[:space:]]*(#|$)' "$1" || true
+}
+
+# boot_key PLAN: the hash of the kernel, the initramfs but its plans
+# (initramfs.sh), the profile (the files it is made of), the boot script
+# and the plans of the loaded profile's boot of PLAN, comments aside.
 boot_key() {
-	local plans profiles
+	local plans profiles f
 
 	mapfile -t plans < <(plan_files "$1")
 	mapfile -t profiles < <(profile_sources "$(profile_file "$PROFILE")")
-	hash_of "$KOBJ/arch/x86/boot/bzImage" "$OBJ/initramfs.cpio" \
-		"${profiles[@]}" "$RCUVET_ROOT/scripts/boot.sh" "${plans[@]}"
+	{
+		hash_of "$KOBJ/arch/x86/boot/bzImage" "$OBJ/initramfs-base.cpio" \
+			"${profiles[@]}" "$RCUVET_ROOT/scripts/boot.sh"
+		for f in "${plans[@]}"; do
+			basename "$f"
+			plan_key_text "$f"
+		done
+	} | sha1sum | cut -c1-16
 }
 
 # boot_cache_dir OUTDIR: where the console of OUTDIR's boot is kept.
