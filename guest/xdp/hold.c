@@ -117,13 +117,13 @@ static __u32 held_prog_id(struct run *R)
 	return bpf_map_lookup_elem(fd, &key, &dv) ? 0 : dv.bpf_prog.id;
 }
 
-/* Whether program ID still exists. */
+/* Whether program ID still exists: 1, 0, or -errno if we cannot tell. */
 static int prog_alive(__u32 id)
 {
 	int fd = bpf_prog_get_fd_by_id(id);
 
 	if (fd < 0)
-		return errno != ENOENT;
+		return errno == ENOENT ? 0 : -errno;
 	close(fd);
 	return 1;
 }
@@ -138,7 +138,7 @@ int hold_once(struct run *R, int replace)
 	static __thread int pinned;	/* a holder is a new thread a scenario */
 	volatile __u32 *holding = &R->sk->bss->holding;
 	__u32 n = *holding, id, key;
-	int fd = held_fd(R, &key), freed = 0, open, err = 0;
+	int fd = held_fd(R, &key), freed = 0, open, alive, err = 0;
 	double t0, t;
 
 	if (!pinned) {
@@ -157,14 +157,24 @@ int hold_once(struct run *R, int replace)
 	if (!err)
 		err = hold_put(R);
 	for (t = now(); !err && *holding == n && t - t0 < R->sc->hold_ms / 1e3; t = now()) {
-		if (id && !prog_alive(id)) {
-			freed = 1;
+		alive = id ? prog_alive(id) : 1;
+		if (alive < 0)
+			id = 0;		/* cannot tell: counted as unknown */
+		if (alive <= 0) {
+			freed = !alive;
 			break;
 		}
 		usleep(500);
 	}
 	/* the window: held before the teardown began and after the free was seen */
 	open = *holding == n;
+	/*
+	 * The program's last reference goes a few instructions before the
+	 * entry's kfree() (after cpumap's ring cleanup): let those run
+	 * before the program goes on to read the entry.
+	 */
+	if (freed && open)
+		usleep(FREE_SETTLE_US);
 	R->sk->bss->release = n;
 	if (err)
 		return err;
@@ -186,6 +196,17 @@ int hold_once(struct run *R, int replace)
 	return 0;
 }
 
+/* Holds whose entry was torn down while held (hold_evaluate() counts them). */
+unsigned long holds_torn(struct run *R)
+{
+	unsigned long n;
+
+	pthread_mutex_lock(&R->lock);
+	n = R->holds_waited + R->holds_freed;
+	pthread_mutex_unlock(&R->lock);
+	return n;
+}
+
 /* No more holds: cpu_slow lets its frames go at once, the rings drain. */
 void hold_stop(struct run *R)
 {
@@ -202,6 +223,9 @@ void hold_evaluate(struct run *R, const struct counters *c)
 	expect(R->holds_waited + R->holds_freed >= MIN_HOLDS,
 	       "only %lu holds saw their entry torn down while held (at least %d)",
 	       R->holds_waited + R->holds_freed, MIN_HOLDS);
+	expect(!R->holds_unknown,
+	       "%lu holds could not tell their entry's program (lookup or BPF_PROG_GET_FD_BY_ID failed)",
+	       R->holds_unknown);
 	expect(!R->holds_freed,
 	       "%lu held entries were freed while cpu_slow held them: a grace period ended inside a bh-disabled reader",
 	       R->holds_freed);

@@ -172,7 +172,7 @@ static int run_scenario(const struct scen *sc, int number)
 	for (;;) {
 		usleep(100000);
 		t = now() - t0;
-		ops = total_torn(R);
+		ops = sc->hold_ms ? holds_torn(R) : total_torn(R);
 		if (t >= opt.duration &&
 		    (!sc->nops || ops >= (sc->hold_ms ? MIN_HOLDS : opt.min_ops)) &&
 		    frames_seen(R) >= opt.min_frames)

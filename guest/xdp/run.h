@@ -26,7 +26,9 @@
 #define VETH_RING	256	/* VETH_RING_SIZE */
 #define BULK		16	/* DEV_MAP_BULK_SIZE */
 #define MIN_HOLDS	3	/* hold scenarios: holds that saw a teardown */
-#define HOLD_SLACK_MS	2000	/* cpu_slow's limit: hold_ms and this */
+#define HOLD_SLACK_MS	2000	/* cpu_slow's limit: hold_ms and this (< 4.29 s
+				   in all: cfg.hold_ns is 32 bits) */
+#define FREE_SETTLE_US	50000	/* from the entry's program gone to its kfree() */
 
 /* The options (main.c). */
 struct opts {
@@ -193,6 +195,7 @@ int hold_cpu(struct run *R);
 int hold_put(struct run *R);
 int hold_once(struct run *R, int replace);
 void hold_stop(struct run *R);
+unsigned long holds_torn(struct run *R);
 void hold_evaluate(struct run *R, const struct counters *c);
 
 /* check.c: counters, checks, KTAP diagnostics, the kernel's messages */

@@ -85,7 +85,7 @@ void *worker(void *arg)
 		 * netdev unregister or a map free waits for grace periods,
 		 * which a saturated guest makes slow).  Frames still flow.
 		 */
-		if (R->sc->nops && frames_seen(R) >= opt.min_frames &&
+		if (R->sc->nops && !R->sc->hold_ms && frames_seen(R) >= opt.min_frames &&
 		    total_torn(R) < opt.min_ops)
 			usleep(opt.idle * 1e6);
 	}
