@@ -43,14 +43,18 @@ guest_tsc_khz() {
 
 # boot_plan_limit PLAN: the seconds a plan may run ("boot-timeout:
 # SECONDS", a host-only line), counted from its first step; plans that
-# share a boot share the sum of their limits.  0: no limit of its own.
+# share a boot share the sum of their limits, where a plan without one
+# counts the loaded profile's BOOT_TIMEOUT, as it has alone.  0: no plan
+# has a limit of its own (the boot has BOOT_TIMEOUT in all).
 boot_plan_limit() {
-	local f t limit=0
+	local f t limit=0 own=0
 
 	for f in $(plan_files "$1"); do
 		t=$(sed -n 's/^boot-timeout:[[:space:]]*//p' "$f")
-		limit=$((limit + ${t:-0}))
+		[ -z "$t" ] || own=1
+		limit=$((limit + ${t:-$BOOT_TIMEOUT}))
 	done
+	[ $own = 1 ] || limit=0
 	echo "$limit"
 }
 
