@@ -187,6 +187,26 @@ static __always_inline struct xt_pkt *pkt_of(void *data, void *data_end)
 }
 
 /*
+ * A frame without our header: counted, and counted again as shifted when
+ * the header sits sizeof(struct xdp_frame) bytes in.  That is how
+ * xdpf_clone() copies a BPF_PROG_TEST_RUN live frame on a kernel that
+ * keeps the frame's xdp_frame in front of data_hard_start (6.1; upstream
+ * v6.3, 294635a8165a, put it at data_hard_start): it copies from the
+ * xdp_frame on, so the copy's data begins that many bytes early.  The
+ * copy is as long as the frame, so only the header's first fields are in
+ * it: proto and magic are enough.
+ */
+static __always_inline void count_bad(void *data, void *data_end)
+{
+	struct xt_pkt *p = data + XT_SHIFT;
+
+	count(C_BAD);
+	if ((void *)&p->cpu <= data_end && p->proto == __builtin_bswap16(XT_ETH_P) &&
+	    p->magic == XT_MAGIC)
+		count(C_SHIFTED);
+}
+
+/*
  * An index into a global array, masked where the verifier can see it:
  * clang drops a mask it can prove useless, so hide the value from it.
  */
@@ -253,7 +273,7 @@ static __always_inline int src(struct xdp_md *ctx)
 	void *inner;
 
 	if (!p) {
-		count(C_BAD);
+		count_bad(data, data_end);
 		return XDP_DROP;
 	}
 	cpu = bpf_get_smp_processor_id();
@@ -389,7 +409,7 @@ int xdp_fwd(struct xdp_md *ctx)
 	long r;
 
 	if (!p) {
-		count(C_BAD);
+		count_bad(data, data_end);
 		return XDP_DROP;
 	}
 	cpu = bpf_get_smp_processor_id();
@@ -463,7 +483,9 @@ int xdp_sink(struct xdp_md *ctx)
 	void *data_end = (void *)(long)ctx->data_end;
 	struct xt_pkt *p = pkt_of(data, data_end);
 
-	if (!p || p->kind >= N_KINDS)
+	if (!p)
+		count_bad(data, data_end);
+	else if (p->kind >= N_KINDS)
 		count(C_BAD);
 	else
 		count(C_SINK + p->kind);
@@ -477,7 +499,11 @@ static __always_inline int egress(struct xdp_md *ctx, int may_drop)
 	struct xt_pkt *p = pkt_of(data, data_end);
 	__u32 mod = rd(&cfg.eg_mod);
 
-	if (!p || p->kind >= N_KINDS) {
+	if (!p) {
+		count_bad(data, data_end);
+		return XDP_PASS;
+	}
+	if (p->kind >= N_KINDS) {
 		count(C_BAD);
 		return XDP_PASS;
 	}
@@ -511,7 +537,7 @@ static __always_inline struct xt_pkt *cpu_head(struct xdp_md *ctx)
 	cm_give(bpf_get_smp_processor_id());
 	count(C_CPU_SEEN);
 	if (!p) {
-		count(C_BAD);
+		count_bad(data, data_end);
 		return 0;
 	}
 	p->flags |= XT_F_CPUPROG;

@@ -18,6 +18,7 @@
 #define XT_DM_ENTRIES	256		/* DEVMAP, DEVMAP_HASH max_entries */
 #define XT_DMH_BASE	100		/* DEVMAP_HASH keys: base + index */
 #define XT_PKT_LEN	64
+#define XT_SHIFT	40		/* sizeof(struct xdp_frame), x86-64 */
 
 /* How a source program redirected a frame (xt_pkt.kind). */
 enum xt_kind {
@@ -94,6 +95,7 @@ enum xt_counter {
 	C_SINK = C_EG_DROP + N_KINDS,	/* + kind: received at a target */
 	C_HOLD = C_SINK + N_KINDS,	/* cpu_slow held an entry */
 	C_HOLD_CAP,			/* ... until cfg.hold_ns, not let go */
+	C_SHIFTED,	/* C_BAD, with our header XT_SHIFT bytes in */
 	N_COUNTERS
 };
 
