@@ -17,8 +17,9 @@
 # BOOTS=n (make bench-sys's boots of each profile, default 5),
 # BENCH_NAME=dir (make bench's results/ folder, default "bench"), FRESH=1
 # (make check boots again where nothing changed since a boot that passed),
-# CHECK_TREES=6.1 (make check's other trees, each booted on the first
-# profile with its plan check-TREE; none by default),
+# CHECK_TREES="TREE:PROFILE ..." (make check's other trees, each booted on
+# PROFILE, the first profile if none, with its plan check-TREE; default
+# 6.1:nopreempt, none for no other tree),
 # SCENARIOS=A,B, TORTURE_DURATION=seconds (default 60),
 # TORTURE_MAX_CPUS=n (default: the host's CPUs) and TORTURE_EMULATE=4.19
 # (v4.19's grace periods: a negative control, the scenarios must fail)

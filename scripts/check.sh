@@ -3,9 +3,9 @@
 # check: the test suite.  Host tests of the pipeline first (no kernel
 # needed), then the check plan on the first profile and the negative
 # controls on it, while the other profiles' kernels build in the
-# background; then the check plan on those, the first profile on each
-# other tree of CHECK_TREES (none by default) with that tree's plan
-# (check-TREE), the bench pipeline and the API coverage on the check
+# background; then the check plan on those, each TREE:PROFILE of
+# CHECK_TREES (default 6.1:nopreempt) with that tree's plan (check-TREE),
+# the bench pipeline and the API coverage on the check
 # runs, and one closing line over all of it.
 . "$(dirname "$0")/lib.sh"
 
@@ -17,10 +17,8 @@ read -ra later <<<"${profiles#"$first"}"
 ctl=${CONTROLS_PROFILE:-$first}
 mapfile -t plans < <(control_plans)
 "$RCUVET_ROOT/scripts/validate.sh" -p "$profiles $ctl" -P "$plan" -C "${plans[*]}"
-read -ra trees <<<"$CHECK_TREES"
-for t in "${trees[@]}"; do
-	RCUVET_TREE=$t "$RCUVET_ROOT/scripts/validate.sh" -p "$first" -P "check-$t"
-done
+mapfile -t tree_runs < <(check_tree_runs "$first")
+validate_tree_runs "${tree_runs[@]}"
 export RCUVET_BOOT_CACHE=1
 # results/lava/ keeps what a run on a LAVA lab collected (lava.sh).
 mkdir -p "$RESULTS"
@@ -47,7 +45,7 @@ vet_check() {
 # The mutant kernels the controls boot build in the background too, first:
 # each is its base's objects and a few files (lib.sh, load_profile).
 mapfile -t mutants < <(control_mutants "${plans[@]}")
-prebuild "$first" "${mutants[@]}" "${later[@]}" "${trees[@]/%/:$first}"
+prebuild "$first" "${mutants[@]}" "${later[@]}" "${tree_runs[@]/ /:}"
 vet_check "$first"
 
 step "negative controls on $ctl"
@@ -57,10 +55,11 @@ for p in "${later[@]}"; do
 	vet_check "$p"
 done
 
-tree_runs=()
-for t in "${trees[@]}"; do
-	RCUVET_TREE=$t vet_profile "$first" "check-$t" "$RESULTS/$t/$first"
-	tree_runs+=("$RESULTS/$t/$first/results.tsv")
+trees=() tree_results=()
+for r in "${tree_runs[@]}"; do
+	read -r t p <<<"$r"
+	RCUVET_TREE=$t vet_profile "$p" "check-$t" "$RESULTS/$t/$p"
+	trees+=("$t") tree_results+=("$RESULTS/$t/$p/results.tsv")
 done
 
 step "bench pipeline on the check run's measurements"
@@ -83,9 +82,14 @@ tree_coverage() {
 		2>/dev/null || note "rcuvet: the coverage table of $1 failed"
 }
 tree_coverage "$TREE_NAME" "${runs[@]}"
-for i in "${!trees[@]}"; do
-	tree_coverage "${trees[$i]}" "${tree_runs[$i]}"
+# each other tree's from all of its runs
+for t in $(printf '%s\n' "${trees[@]}" | sort -u); do
+	of_t=()
+	for i in "${!trees[@]}"; do
+		[ "${trees[$i]}" != "$t" ] || of_t+=("${tree_results[$i]}")
+	done
+	tree_coverage "$t" "${of_t[@]}"
 done
 
 finish "$RESULTS/host-tests.tsv" "${runs[@]}" "$RESULTS/bench-smoke.tsv" "$cov" \
-	"$RESULTS/$ctl/controls.tsv" "${tree_runs[@]}"
+	"$RESULTS/$ctl/controls.tsv" "${tree_results[@]}"

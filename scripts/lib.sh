@@ -157,13 +157,40 @@ plan_files() {
 # What make check boots (check.sh; lava-jobs.sh writes a LAVA job for
 # each): the check plan (PLAN, default check) on every profile of PROFILES,
 # and the control plans on CONTROLS_PROFILE (default: the first profile);
-# then the first profile on each other tree of CHECK_TREES (none by
-# default; 6.1: README, "Time"), with that tree's plan, check-TREE (on the
-# default tree only: not with KSRC= or TREE=).
+# then each TREE:PROFILE of CHECK_TREES with that tree's plan, check-TREE
+# (a bare TREE boots the first profile; none: no other tree; on the
+# default tree only: not with KSRC= or TREE=).  By default 6.12 on debug
+# and debug-rt, and Debian 12's 6.1 on nopreempt: each tree and each
+# preemption model once within the budget (README, "Time").
 # shellcheck disable=SC2034 # check.sh reads both, lava-jobs.sh CHECK_PROFILES
-CHECK_PROFILES=${PROFILES:-debug nopreempt debug-rt}
-CHECK_TREES=${CHECK_TREES:-}
+CHECK_PROFILES=${PROFILES:-debug debug-rt}
+CHECK_TREES=${CHECK_TREES:-6.1:nopreempt}
+[ "$CHECK_TREES" != none ] || CHECK_TREES=
 [ -z "${KSRC:-}" ] && [ "$RCUVET_TREE" = 6.12 ] || CHECK_TREES=
+
+# check_tree_runs FIRST: each run of CHECK_TREES as "TREE PROFILE", FIRST
+# for a TREE without a profile.
+check_tree_runs() {
+	local spec
+
+	for spec in $CHECK_TREES; do
+		case $spec in
+		*:*) printf '%s %s\n' "${spec%%:*}" "${spec#*:}" ;;
+		*) printf '%s %s\n' "$spec" "$1" ;;
+		esac
+	done
+}
+
+# validate_tree_runs "TREE PROFILE"...: validate.sh on each run of
+# check_tree_runs, with its tree's plan.
+validate_tree_runs() {
+	local r t p
+
+	for r; do
+		read -r t p <<<"$r"
+		RCUVET_TREE=$t "$RCUVET_ROOT/scripts/validate.sh" -p "$p" -P "check-$t"
+	done
+}
 
 # control_plans: every control plan, configs/plans/ctl-*.plan, by name.
 control_plans() {

@@ -18,7 +18,7 @@ echo initramfs >"$BUILD/debian/debug/initramfs.cpio"
 	>"$t/out" 2>&1 || { echo "lava-jobs.sh failed: $(tail -n 3 "$t/out")"; exit 0; }
 lava=$RESULTS/lava
 grep -q 'make check builds them' "$t/out" || echo "the kernels not built are not named"
-grep -q 'nopreempt/kernel/arch/x86/boot/bzImage' "$t/out" || echo "nopreempt's kernel is not named as missing"
+grep -q 'debug-rt/kernel/arch/x86/boot/bzImage' "$t/out" || echo "debug-rt's kernel is not named as missing"
 
 (
 	# shellcheck source=/dev/null
@@ -57,5 +57,5 @@ sum=$(echo kernel | sha256sum | cut -d' ' -f1)
 grep -q "sha256sum: $sum" "$lava/jobs/debug/check.yaml" || echo "the built kernel's job has no checksum"
 cmp -s "$lava/artifacts/debian/debug/bzImage" "$BUILD/debian/debug/kernel/arch/x86/boot/bzImage" ||
 	echo "the built kernel is not in artifacts/"
-grep -q sha256sum "$lava/jobs/nopreempt/check.yaml" && echo "a kernel not built has a checksum"
+grep -q sha256sum "$lava/jobs/debug-rt/check.yaml" && echo "a kernel not built has a checksum"
 true
