@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # lava-jobs [OUTDIR]: a LAVA job definition for every boot make check runs
-# (the check plan on each profile, the controls' boots), as lava-job.sh
+# (the check plan on each profile, the controls' boots, the other trees'
+# boots of CHECK_TREES), as lava-job.sh
 # writes one, to OUTDIR (default results/lava) as
 #   jobs/<profile>/<plan>.yaml                 the check plan's boots
+#   jobs/<tree>/<profile>/check-<tree>.yaml    another tree's (as results/)
 #   jobs/<profile>/controls/<plan|group>.yaml  the controls' (as results/)
 #   jobs.tsv                                   job, profile, plan(s), the
 #                                              results folder, seconds
@@ -21,6 +23,8 @@ read -ra profiles <<<"$CHECK_PROFILES"
 ctl=${CONTROLS_PROFILE:-${profiles[0]}}
 mapfile -t ctl_plans < <(control_plans)
 "$RCUVET_ROOT/scripts/validate.sh" -p "${profiles[*]} $ctl" -P "$plan" -C "${ctl_plans[*]}"
+mapfile -t tree_runs < <(check_tree_runs "${profiles[0]}")
+validate_tree_runs "${tree_runs[@]}"
 
 # job PROFILE PLAN RESULTS LABEL: the job of one boot into its file under
 # jobs/ (as RESULTS, relative to results/), and its row of jobs.tsv.
@@ -58,6 +62,22 @@ shared splats "${splats[@]}"
 for p in "${alone[@]}"; do
 	prof=$(profile_of "$RCUVET_ROOT/configs/plans/$p.plan" "$ctl")
 	job "$prof" "$p" "$prof/controls/$p" "$prof, control $p"
+done
+# tree_job TREE PROFILE: the job of TREE's boot, in a subshell whose
+# lib.sh, sourced again, names TREE's folders; prints what is not built.
+tree_job() {
+	(
+		export RCUVET_TREE=$1
+		. "$RCUVET_ROOT/scripts/lava-job.sh"
+		job "$2" "check-$1" "$1/$2" "$2, plan check-$1"
+		[ ${#missing[@]} -eq 0 ] || printf '%s\n' "${missing[@]}"
+	)
+}
+for r in "${tree_runs[@]}"; do
+	read -r t p <<<"$r"
+	tree_job "$t" "$p" >"$out/missing.tmp" || exit 1
+	mapfile -t -O ${#missing[@]} missing <"$out/missing.tmp"
+	rm -f "$out/missing.tmp"
 done
 note "$(wc -l <"$out/jobs.tsv") jobs; serve ${out#"$RCUVET_ROOT"/}/artifacts/ at $url/"
 if [ ${#missing[@]} -gt 0 ]; then

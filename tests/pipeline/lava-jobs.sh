@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # scripts/lava-jobs.sh: without ARTIFACT_URL it stops at once, naming it;
-# with it, one job per boot of make check, each with boot.sh's command
-# line, vCPUs and the plan's limits, its artifacts under the prefix, a
-# checksum for what is built.  No kernel, no LAVA needed.
+# with it, one job per boot of make check (6.1's too), each with boot.sh's
+# command line, vCPUs and the plan's limits, its artifacts under the
+# prefix, a checksum for what is built.  No kernel, no LAVA needed.
 set -u
 # shellcheck source=../lib/refused.sh
 . "$(dirname "$0")/../lib/refused.sh"
@@ -29,18 +29,28 @@ grep -q 'debug-rt/kernel/arch/x86/boot/bzImage' "$t/out" || echo "debug-rt's ker
 	group_controls debug "${plans[@]}"
 	# shellcheck disable=SC2154 # group_controls sets them
 	read -ra check_profiles <<<"$CHECK_PROFILES"
-	want=$((${#check_profiles[@]} + ${#alone[@]} + (${#clean[@]} > 0) + (${#splats[@]} > 0)))
+	mapfile -t tree_runs < <(check_tree_runs debug)
+	want=$((${#check_profiles[@]} + ${#alone[@]} + (${#clean[@]} > 0) + (${#splats[@]} > 0) +
+		${#tree_runs[@]}))
 	[ "$(wc -l <"$lava/jobs.tsv")" -eq "$want" ] ||
 		echo "$(wc -l <"$lava/jobs.tsv") jobs, not one per boot of make check ($want)"
 	while IFS=$'\t' read -r job profile plan rel secs; do
 		f=$lava/$job
 		[ -f "$f" ] || { echo "$job: missing"; continue; }
+		tag=debian
+		case $plan in
+		check-*)
+			tag=debian-${plan#check-}
+			[ "$rel" = "${plan#check-}/$profile" ] || echo "$job: results folder $rel"
+			rel=$profile
+			;;
+		esac
 		load_profile "$profile"
 		grep -qF -- "-append \"$(boot_cmdline "$plan" 1234567)\"" "$f" ||
 			echo "$job: not boot.sh's command line"
 		grep -qF -- "- '-smp $QEMU_SMP'" "$f" || echo "$job: not -smp $QEMU_SMP"
 		grep -qF -- "- '-accel tcg,thread=multi'" "$f" || echo "$job: not TCG"
-		grep -qF -- "url: 'http://lab.invalid/r/debian/$profile/bzImage'" "$f" ||
+		grep -qF -- "url: 'http://lab.invalid/r/$tag/$profile/bzImage'" "$f" ||
 			echo "$job: no kernel under ARTIFACT_URL"
 		limit=$(boot_plan_limit "$plan")
 		[ "$secs" -eq $((BOOT_TIMEOUT + limit)) ] || echo "$job: limit $secs s"
@@ -58,4 +68,8 @@ grep -q "sha256sum: $sum" "$lava/jobs/debug/check.yaml" || echo "the built kerne
 cmp -s "$lava/artifacts/debian/debug/bzImage" "$BUILD/debian/debug/kernel/arch/x86/boot/bzImage" ||
 	echo "the built kernel is not in artifacts/"
 grep -q sha256sum "$lava/jobs/debug-rt/check.yaml" && echo "a kernel not built has a checksum"
+grep -q 'debian-6.1/nopreempt/kernel/arch/x86/boot/bzImage' "$t/out" ||
+	echo "6.1's nopreempt kernel is not named as missing"
+grep -qF "rcuvet.tree: '6.1'" "$lava/jobs/6.1/nopreempt/check-6.1.yaml" 2>/dev/null ||
+	echo "6.1's boot has no job of tree 6.1"
 true
