@@ -17,7 +17,7 @@ read -ra later <<<"${profiles#"$first"}"
 ctl=${CONTROLS_PROFILE:-$first}
 mapfile -t plans < <(control_plans)
 "$RCUVET_ROOT/scripts/validate.sh" -p "$profiles $ctl" -P "$plan" -C "${plans[*]}"
-mapfile -t tree_runs < <(check_tree_runs "$first")
+check_tree_runs "$first" tree_runs
 validate_tree_runs "${tree_runs[@]}"
 export RCUVET_BOOT_CACHE=1
 # results/lava/ keeps what a run on a LAVA lab collected (lava.sh).

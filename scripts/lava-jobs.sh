@@ -5,12 +5,15 @@
 # boots of CHECK_TREES), as lava-job.sh
 # writes one, to OUTDIR (default results/lava) as
 #   jobs/<profile>/<plan>.yaml                 the check plan's boots
-#   jobs/<tree>/<profile>/check-<tree>.yaml    another tree's (as results/)
+#   jobs/<tree>/<profile>/check-<tree>.yaml    another tree's (as results/:
+#                                              <tree> is 6.1)
 #   jobs/<profile>/controls/<plan|group>.yaml  the controls' (as results/)
 #   jobs.tsv                                   job, profile, plan(s), the
 #                                              results folder, seconds
-#   artifacts/<tree>/<profile>/{bzImage,initramfs.cpio}
+#   artifacts/<tag>/<profile>/{bzImage,initramfs.cpio}
 #                                              copies of what is built
+#                                              (<tag>: the tree's build
+#                                              folder, debian-6.1 for 6.1)
 # ARTIFACT_URL (required), TSC_KHZ, LAVA_DEVICE_TYPE: see lava-job.sh.
 # Nothing is built or booted.
 LAVA_DIR=${1:-}
@@ -23,7 +26,7 @@ read -ra profiles <<<"$CHECK_PROFILES"
 ctl=${CONTROLS_PROFILE:-${profiles[0]}}
 mapfile -t ctl_plans < <(control_plans)
 "$RCUVET_ROOT/scripts/validate.sh" -p "${profiles[*]} $ctl" -P "$plan" -C "${ctl_plans[*]}"
-mapfile -t tree_runs < <(check_tree_runs "${profiles[0]}")
+check_tree_runs "${profiles[0]}" tree_runs
 validate_tree_runs "${tree_runs[@]}"
 
 # job PROFILE PLAN RESULTS LABEL: the job of one boot into its file under
@@ -68,16 +71,19 @@ done
 tree_job() {
 	(
 		export RCUVET_TREE=$1
+		# shellcheck source=lava-job.sh
 		. "$RCUVET_ROOT/scripts/lava-job.sh"
 		job "$2" "check-$1" "$1/$2" "$2, plan check-$1"
 		[ ${#missing[@]} -eq 0 ] || printf '%s\n' "${missing[@]}"
 	)
 }
+# Not "tree_job ... || exit": errexit would be off in its subshell.
+unbuilt=$(mktemp)
+trap 'rm -f "$unbuilt"' EXIT
 for r in "${tree_runs[@]}"; do
 	read -r t p <<<"$r"
-	tree_job "$t" "$p" >"$out/missing.tmp" || exit 1
-	mapfile -t -O ${#missing[@]} missing <"$out/missing.tmp"
-	rm -f "$out/missing.tmp"
+	tree_job "$t" "$p" >"$unbuilt"
+	mapfile -t -O ${#missing[@]} missing <"$unbuilt"
 done
 note "$(wc -l <"$out/jobs.tsv") jobs; serve ${out#"$RCUVET_ROOT"/}/artifacts/ at $url/"
 if [ ${#missing[@]} -gt 0 ]; then

@@ -158,31 +158,48 @@ plan_files() {
 # each): the check plan (PLAN, default check) on every profile of PROFILES,
 # and the control plans on CONTROLS_PROFILE (default: the first profile);
 # then each TREE:PROFILE of CHECK_TREES with that tree's plan, check-TREE
-# (a bare TREE boots the first profile; none: no other tree; on the
-# default tree only: not with KSRC= or TREE=).  By default 6.12 on debug
-# and debug-rt, and Debian 12's 6.1 on nopreempt: each tree and each
-# preemption model once within the budget (README, "Time").
-# shellcheck disable=SC2034 # check.sh reads both, lava-jobs.sh CHECK_PROFILES
-CHECK_PROFILES=${PROFILES:-debug debug-rt}
-CHECK_TREES=${CHECK_TREES:-6.1:nopreempt}
-[ "$CHECK_TREES" != none ] || CHECK_TREES=
-[ -z "${KSRC:-}" ] && [ "$RCUVET_TREE" = 6.12 ] || CHECK_TREES=
+# (a bare TREE boots the first profile; "none": no other tree; empty is
+# the default, as make exports an unset variable empty).  By default 6.12
+# on debug and debug-rt, and Debian 12's 6.1 on nopreempt: each tree and
+# each preemption model once within the budget (README, "Time").  Only
+# the default tree boots other trees: with KSRC= or TREE=, the profiles
+# are debug, nopreempt and debug-rt, each preemption model on that tree.
+# CHECK_TREES is read, never changed: a script that a script runs sees
+# what the user gave.
+if [ -z "${KSRC:-}" ] && [ "$RCUVET_TREE" = 6.12 ]; then
+	CHECK_OTHER_TREES=${CHECK_TREES:-6.1:nopreempt}
+	# shellcheck disable=SC2034 # check.sh and lava-jobs.sh read it
+	CHECK_PROFILES=${PROFILES:-debug debug-rt}
+else
+	CHECK_OTHER_TREES=none
+	# shellcheck disable=SC2034 # check.sh and lava-jobs.sh read it
+	CHECK_PROFILES=${PROFILES:-debug nopreempt debug-rt}
+fi
 
-# check_tree_runs FIRST: each run of CHECK_TREES as "TREE PROFILE", FIRST
-# for a TREE without a profile.
+# check_tree_runs FIRST NAME: the runs of CHECK_TREES into the array NAME,
+# each "TREE PROFILE", FIRST for a TREE without a profile; a run that
+# cannot be is refused, named.
 check_tree_runs() {
-	local spec
+	local spec t p seen=' ' specs
+	local -n runs_out=$2
 
-	for spec in $CHECK_TREES; do
-		case $spec in
-		*:*) printf '%s %s\n' "${spec%%:*}" "${spec#*:}" ;;
-		*) printf '%s %s\n' "$spec" "$1" ;;
-		esac
+	runs_out=()
+	read -ra specs <<<"$CHECK_OTHER_TREES"
+	[ "${specs[*]}" != none ] || return 0
+	for spec in "${specs[@]}"; do
+		t=${spec%%:*} p=$1
+		[ "$spec" = "$t" ] || p=${spec#*:}
+		[ "$t" = 6.1 ] ||
+			die "CHECK_TREES: '$spec': the other tree make check boots is 6.1 (6.12 boots PROFILES); or none"
+		[ -n "$p" ] || die "CHECK_TREES: '$spec': no profile after ':'"
+		[[ $seen != *" $t:$p "* ]] || die "CHECK_TREES: '$spec' twice"
+		seen+="$t:$p "
+		runs_out+=("$t $p")
 	done
 }
 
 # validate_tree_runs "TREE PROFILE"...: validate.sh on each run of
-# check_tree_runs, with its tree's plan.
+# check_tree_runs, with its tree's plan, before the first slow step.
 validate_tree_runs() {
 	local r t p
 

@@ -12,8 +12,9 @@
 # Writes one row per case to TSV; exits 1 if any case fails.
 . "$(dirname "$0")/../scripts/lib.sh"
 # The tests set up the runs they check: not those of a run on a LAVA lab
-# (make check LAVA=..., scripts/lava.sh) that runs them.
-unset LAVA ARTIFACT_URL LAVA_DIR RCUVET_LAVA_PASS
+# (make check LAVA=..., scripts/lava.sh) that runs them, nor the other
+# trees of the make check that runs them (CHECK_TREES=6.1:debug).
+unset LAVA ARTIFACT_URL LAVA_DIR RCUVET_LAVA_PASS CHECK_TREES
 
 tsv=${1:?usage: tests/run.sh TSV}
 mkdir -p "$(dirname "$tsv")"

@@ -29,7 +29,7 @@ grep -q 'debug-rt/kernel/arch/x86/boot/bzImage' "$t/out" || echo "debug-rt's ker
 	group_controls debug "${plans[@]}"
 	# shellcheck disable=SC2154 # group_controls sets them
 	read -ra check_profiles <<<"$CHECK_PROFILES"
-	mapfile -t tree_runs < <(check_tree_runs debug)
+	check_tree_runs debug tree_runs
 	want=$((${#check_profiles[@]} + ${#alone[@]} + (${#clean[@]} > 0) + (${#splats[@]} > 0) +
 		${#tree_runs[@]}))
 	[ "$(wc -l <"$lava/jobs.tsv")" -eq "$want" ] ||
