@@ -193,15 +193,16 @@ static __always_inline struct xt_pkt *pkt_of(void *data, void *data_end)
  * keeps the frame's xdp_frame in front of data_hard_start (6.1; upstream
  * v6.3, 294635a8165a, put it at data_hard_start): it copies from the
  * xdp_frame on, so the copy's data begins that many bytes early.  The
- * copy is as long as the frame, so only the header's first fields are in
- * it: proto and magic are enough.
+ * copy is as long as the frame, so only the header's first 24 bytes are
+ * in it: proto and magic are compared.
  */
 static __always_inline void count_bad(void *data, void *data_end)
 {
 	struct xt_pkt *p = data + XT_SHIFT;
 
 	count(C_BAD);
-	if ((void *)&p->cpu <= data_end && p->proto == __builtin_bswap16(XT_ETH_P) &&
+	if ((void *)&p->cpu <= data_end /* proto and magic in the frame */ &&
+	    p->proto == __builtin_bswap16(XT_ETH_P) &&
 	    p->magic == XT_MAGIC)
 		count(C_SHIFTED);
 }

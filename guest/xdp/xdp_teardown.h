@@ -18,7 +18,7 @@
 #define XT_DM_ENTRIES	256		/* DEVMAP, DEVMAP_HASH max_entries */
 #define XT_DMH_BASE	100		/* DEVMAP_HASH keys: base + index */
 #define XT_PKT_LEN	64
-#define XT_SHIFT	40		/* sizeof(struct xdp_frame), x86-64 */
+#define XT_SHIFT	40		/* 6.1's sizeof(struct xdp_frame), x86-64 */
 
 /* How a source program redirected a frame (xt_pkt.kind). */
 enum xt_kind {
