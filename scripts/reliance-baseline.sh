@@ -193,7 +193,9 @@ baseline)
 			"$run/console.log" "$tested" >&2
 		exit 1
 	}
-	jq -r --arg date "$(date -u +%FT%TZ)" \
+	tree=
+	[ "${RCUVET_TREE:-6.12}" = 6.12 ] || tree="TREE=$RCUVET_TREE "
+	jq -r --arg date "$(date -u +%FT%TZ)" --arg tree "$tree" \
 		--arg flaws "$flaws" --arg rcuvet "$(git -C "$(dirname "$0")" describe --always --dirty 2>/dev/null || echo unknown)" '
 		"# The kernel'"'"'s own sites of the reliance report: an idle boot (plan \(.plan))",
 		"# tree: \(.tree)", "# tree_id: \(.tree_id // "unknown")", "# profile: \(.profile)",
@@ -201,7 +203,7 @@ baseline)
 		"# config: \(.config.sha1 // "unknown")", "# verdict: \(.verdict)", "# rcuvet: \($rcuvet)",
 		"# flaws: \(if $flaws == "" then "none" else "\($flaws) (written with FORCE=1)" end)",
 		"# console: \(.console)", "# date: \($date)",
-		"# made by: make reliance-baseline PROFILE=\(.profile) (scripts/reliance-idle.sh)"' "$run/run.json"
+		"# made by: make reliance-baseline \($tree)PROFILE=\(.profile) (scripts/reliance-idle.sh)"' "$run/run.json"
 	printf '%s\n' "$summary"
 	jq -r '(.findings.reliance // [])[] | [.site, .check, .context] | @tsv' "$run/run.json" | LC_ALL=C sort -u
 	;;

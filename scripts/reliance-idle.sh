@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # reliance-idle: the idle baselines of the reliance report (make
-# reliance-baseline).  For each profile of PROFILES (default: debug and
-# nopreempt, whose check and run plans read the report, and emulate-4.19),
+# reliance-baseline).  For each profile of PROFILES (default: those whose
+# check and run plans read the report, debug, nopreempt and debug-rt, and
+# emulate-4.19; on another tree (TREE=6.1) debug and nopreempt),
 # one boot of configs/plans/reliance-idle.plan, which runs no test; the
 # sites its report lists are the kernel's own, and
 # scripts/reliance-baseline.sh writes them, with where they came from, to
@@ -14,7 +15,11 @@
 # off (that profile's file is left as it was; reliance-baseline.sh).
 . "$(dirname "$0")/lib.sh"
 
-profiles=${PROFILES:-debug nopreempt emulate-4.19}
+if [ "$RCUVET_TREE" = 6.12 ]; then
+	profiles=${PROFILES:-debug nopreempt debug-rt emulate-4.19}
+else
+	profiles=${PROFILES:-debug nopreempt}
+fi
 "$RCUVET_ROOT/scripts/validate.sh" -p "$profiles" -P reliance-idle
 # shellcheck disable=SC2086 # one word per profile
 prebuild $profiles

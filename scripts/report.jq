@@ -240,6 +240,13 @@ def under_test_table($sites):
 			| if length == 0 then "" elif length == 1 then (add | num)
 			  else "\(add | num) in \(length) sites" end]]);
 
+# baseline_cmd: the command that makes a run's idle baseline (another
+# tree's run is named TREE/PROFILE).
+def baseline_cmd:
+	"make reliance-baseline "
+	+ (if (.name | contains("/")) then "TREE=\(.name | split("/")[0]) " else "" end)
+	+ "PROFILE=\(.profile)";
+
 # reliance_run_md(SITES): a line on the run's sites and where its idle
 # baseline came from, or that it has none, so nothing could be left out.
 def reliance_run_md($sites):
@@ -252,7 +259,7 @@ def reliance_run_md($sites):
 	  elif $b.found and $b.stale != null then
 		" **stale idle baseline** (`\($b.file)`, \($b.date // "undated"): \($b.stale)), not applied,"
 		+ " so none is known to be the kernel's own and none is left out;"
-		+ " `make reliance-baseline PROFILE=\(.profile)` makes it again"
+		+ " `\(baseline_cmd)` makes it again"
 	  elif $b.found then
 		" \($mine | map(select(.origin == "kernel")) | length) the kernel's own, left out"
 		+ " (in `\($b.file)`, \($b.sites) sites of an idle boot of \($b.kernel // "an unknown kernel")"
@@ -262,7 +269,7 @@ def reliance_run_md($sites):
 		+ "), \($mine | map(select(.origin == "new")) | length) new"
 	  else
 		" **no idle baseline** for this tree and profile (`\($b.file)` does not exist;"
-		+ " `make reliance-baseline PROFILE=\(.profile)` makes it), so none is known to be"
+		+ " `\(baseline_cmd)` makes it), so none is known to be"
 		+ " the kernel's own and none is left out"
 	  end;
 
@@ -414,7 +421,7 @@ def groups(f):
 
 # terminal_notes: a line per run with reliance sites but no idle baseline
 # applied (none, or a stale one), so that none is known to be the
-# kernel's own.
+# kernel's own, with the command that makes one.
 def terminal_notes:
 	.findings.reliance as $r
 	| .runs[] | .name as $n | .reliance_baseline as $b
@@ -422,7 +429,7 @@ def terminal_notes:
 	| select($k > 0 and $b != null and (($b.found | not) or $b.stale != null))
 	| "rcuvet: \($n): \(plural($k; "reliance site")), "
 	+ (if $b.found then "stale idle baseline (\($b.stale))" else "no idle baseline" end)
-	+ ": none known to be the kernel's own (make reliance-baseline PROFILE=\(.profile))";
+	+ ": none known to be the kernel's own (\(baseline_cmd))";
 
 # terminal_failures: a line per failure, at most 8 per run and suite.
 def terminal_failures:
