@@ -2,7 +2,7 @@
 # rcuvet: vet a kernel's consolidated RCU API in QEMU.
 #
 #   make run        build, boot and vet (profiles: PROFILES="debug nopreempt")
-#   make check      the test suite: host tests, every profile, the controls
+#   make check      the test suite: host tests, the check profiles and 6.1, the controls
 #   make bench      reader cost and grace-period latency per preemption model
 #   make bench-sys  context switch and system calls, BOOTS=5 boots of each profile
 #   make repeat     the check plan REPEAT=10 times in a row: the flake hunt

@@ -16,6 +16,7 @@ printf '%s\n' 'kunit rcuvet_srcu' >"$BUILD/plans/lim-none.plan"
 (
 	# shellcheck source=/dev/null
 	. "$root/scripts/boot.sh"
+	# shellcheck disable=SC2034 # read by boot_plan_limit
 	BOOT_TIMEOUT=900
 	for c in lim-60=60 lim-60+lim-30=90 lim-none=0 lim-none+lim-60=960 \
 		lim-30+lim-none+lim-none=1830; do
