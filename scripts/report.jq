@@ -240,11 +240,16 @@ def under_test_table($sites):
 			| if length == 0 then "" elif length == 1 then (add | num)
 			  else "\(add | num) in \(length) sites" end]]);
 
-# baseline_cmd: the command that makes a run's idle baseline (another
-# tree's run is named TREE/PROFILE).
+# baseline_cmd: the command that makes a run's idle baseline, on its tree
+# (report.sh's tree: "debian linux-source-VERSION + ...", or KSRC's path).
 def baseline_cmd:
-	"make reliance-baseline "
-	+ (if (.name | contains("/")) then "TREE=\(.name | split("/")[0]) " else "" end)
+	(.tree // "") as $t
+	| "make reliance-baseline "
+	+ (if ($t | startswith("debian linux-source-")) then
+		($t | capture("^debian linux-source-(?<v>[^ ]+)").v) as $v
+		| (if $v == "6.12" then "" else "TREE=\($v) " end)
+	   elif $t != "" then "KSRC=\($t | split(" + ")[0]) "
+	   else "" end)
 	+ "PROFILE=\(.profile)";
 
 # reliance_run_md(SITES): a line on the run's sites and where its idle
