@@ -99,17 +99,17 @@ static const struct scen scens[] = {
 	 * emulation (docs/xdp-teardown.md).  One cpumap entry (CPU 1) takes
 	 * every frame; its program, cpu_slow, redirects into DEVMAP key 0
 	 * and holds that entry while the holder deletes or replaces it and
-	 * watches for its free (hold.c), up to 2000 ms a hold.
+	 * watches for its free (hold.c), up to HOLD_MS a hold.
 	 */
 	{ "cpumap_devmap_slow", "devmap entries go while a slow cpumap program holds them",
-	  K(K_CM), { 0 }, 0, K(OP_DM_DEL, OP_DM_REPL), 0, 1, 2000, 0, 0, 0 },
+	  K(K_CM), { 0 }, 0, K(OP_DM_DEL, OP_DM_REPL), 0, 1, HOLD_MS, 0, 0, 0 },
 	/* The same for a cpumap: cpu_slow redirects into cm2 key 0 instead. */
 	{ "cpumap_cpumap_slow", "cpumap entries go while a slow cpumap program holds them",
-	  K(K_CM), { 0 }, 0, K(OP_CM_DEL, OP_CM_REPL), 0, 1, 2000, 1, 0, 0 },
+	  K(K_CM), { 0 }, 0, K(OP_CM_DEL, OP_CM_REPL), 0, 1, HOLD_MS, 1, 0, 0 },
 	/* The same through DEVMAP_HASH: cpu_slow redirects into its key. */
 	{ "cpumap_devmap_hash_slow",
 	  "devmap_hash entries go while a slow cpumap program holds them",
-	  K(K_CM), { 0 }, 0, K(OP_DMH_DEL, OP_DMH_REPL), 0, 1, 2000, 0, 1, 0 },
+	  K(K_CM), { 0 }, 0, K(OP_DMH_DEL, OP_DMH_REPL), 0, 1, HOLD_MS, 0, 1, 0 },
 };
 
 #define N_SCENS (int)(sizeof(scens) / sizeof(scens[0]))

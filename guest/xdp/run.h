@@ -26,8 +26,10 @@
 #define VETH_RING	256	/* VETH_RING_SIZE */
 #define BULK		16	/* DEV_MAP_BULK_SIZE */
 #define MIN_HOLDS	3	/* hold scenarios: holds that saw a teardown */
-#define HOLD_SLACK_MS	2000	/* cpu_slow's limit: hold_ms and this (< 4.29 s
-				   in all: cfg.hold_ns is 32 bits) */
+#define HOLD_MS		2000	/* the hold scenarios' hold_ms */
+#define HOLD_SLACK_MS	2000	/* cpu_slow's limit: hold_ms and this */
+_Static_assert((HOLD_MS + HOLD_SLACK_MS) * 1000000ULL <= 0xffffffffULL,
+	       "cpu_slow's limit must fit cfg.hold_ns, 32 bits of ns");
 #define FREE_SETTLE_US	50000	/* from the entry's program gone to its kfree() */
 
 /* The options (main.c). */
