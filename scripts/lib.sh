@@ -26,7 +26,27 @@ BOOT_LOCK=${RCUVET_BOOT_LOCK:-$KBUILD_ROOT/boot.lock}
 # The scripts use TREE for the tree's folder (below): the name given on
 # the command line is kept, for them and the scripts they run, in
 # RCUVET_TREE.  TREE_NAME names the tree in results/<TREE_NAME>/.
-RCUVET_TREE=${RCUVET_TREE:-${TREE:-6.12}}
+# KSRC's own version (its Makefile) names its tree: a 6.1 tree takes 6.1's
+# series (PATCHES=1) and configuration additions (fragment_files), any
+# other 6.12's; TREE= naming the other one of those two is refused.
+RCUVET_TREE=${RCUVET_TREE:-${TREE:-}}
+if [ -n "${KSRC:-}" ]; then
+	[ -f "$KSRC/Makefile" ] && [ -d "$KSRC/kernel/rcu" ] ||
+		{ echo "rcuvet: error: KSRC=$KSRC is not a Linux source tree" >&2; exit 1; }
+	KSRC=$(realpath "$KSRC")
+	KSRC_VERSION=$(sed -n 's/^VERSION = \([0-9]*\)$/\1/p; s/^PATCHLEVEL = \([0-9]*\)$/\1/p' \
+		"$KSRC/Makefile" | paste -sd.)
+	case $KSRC_VERSION in
+	6.1 | 6.12)
+		[ -z "$RCUVET_TREE" ] || [ "$RCUVET_TREE" = "$KSRC_VERSION" ] || {
+			echo "rcuvet: error: KSRC=$KSRC is a $KSRC_VERSION tree (its Makefile), TREE=$RCUVET_TREE another: leave TREE= out, the tree's version picks its patch series and configuration" >&2
+			exit 1
+		}
+		RCUVET_TREE=$KSRC_VERSION
+		;;
+	esac
+fi
+RCUVET_TREE=${RCUVET_TREE:-6.12}
 export RCUVET_TREE
 case $RCUVET_TREE in
 6.12)
@@ -48,9 +68,6 @@ esac
 DEBIAN_TARBALL=/usr/src/linux-source-$RCUVET_TREE.tar.xz
 TREE_NAME=$RCUVET_TREE
 if [ -n "${KSRC:-}" ]; then
-	[ -f "$KSRC/Makefile" ] && [ -d "$KSRC/kernel/rcu" ] ||
-		{ echo "rcuvet: error: KSRC=$KSRC is not a Linux source tree" >&2; exit 1; }
-	KSRC=$(realpath "$KSRC")
 	TREE_TAG=ksrc-$(printf '%s' "$KSRC" | sha1sum | cut -c1-8)
 	TREE_NAME=$TREE_TAG
 	if [ "${PATCHES:-0}" = 1 ]; then
