@@ -16,6 +16,15 @@ plans=$OBJ/plans
 rm -rf "$plans"
 mkdir -p "$plans"
 
+# stand_in NAME REASON: /bin/NAME is a script that prints a KTAP document
+# of one case, NAME, skipped for REASON (as a test the kernel cannot run).
+stand_in() {
+	mkdir -p "$OBJ/stand-in"
+	printf '%s\n' '#!/bin/sh' 'echo "TAP version 13"' 'echo "1..1"' \
+		"echo \"ok 1 $1 # SKIP $2\"" >"$OBJ/stand-in/$1"
+	echo "file /bin/$1 $OBJ/stand-in/$1 755 0 0"
+}
+
 # pack LIST ARCHIVE: gen_init_cpio with every time stamp 0: the same
 # inputs give the same archive, byte for byte, which the boot cache
 # (lib.sh) relies on.
@@ -31,11 +40,18 @@ pack() {
 	echo "file /init $BUILD/guest/init 755 0 0"
 	echo "file /bin/busybox /bin/busybox 755 0 0"
 	/bin/busybox --list | grep -vx busybox | sed 's|.*|slink /bin/& busybox 777 0 0|'
+	# A program whose kernel side this kernel lacks has a stand-in
+	# (stand_ins) that skips, saying why.
+	stand_ins >"$OBJ/stand-ins"
 	for prog in "$BUILD"/guest/*; do
 		name=$(basename "$prog")
 		[ "$name" = init ] || [ ! -x "$prog" ] || [ -d "$prog" ] ||
+			grep -q "^$name " "$OBJ/stand-ins" ||
 			echo "file /bin/$name $prog 755 0 0"
 	done
+	while read -r name reason; do
+		stand_in "$name" "$reason"
+	done <"$OBJ/stand-ins"
 	find "$OBJ/modules" "$KOBJ" -name '*.ko' -printf '%f %p\n' | sort -u -k1,1 |
 		while read -r name path; do
 			echo "file /lib/modules/$name $path 644 0 0"
@@ -53,10 +69,7 @@ pack() {
 		echo "file /kselftest/kselftest/ktap_helpers.sh $ks/kselftest/ktap_helpers.sh 644 0 0"
 		echo "slink /bin/kselftest-rcutorture /kselftest/rcutorture/rcutorture-smoke.sh 777 0 0"
 	else
-		printf '%s\n' '#!/bin/sh' 'echo "TAP version 13"' 'echo "1..1"' \
-			"echo \"ok 1 rcutorture-smoke # SKIP not in tree $TREE_NAME: kernel/patches/0004 is 6.12's\"" \
-			>"$OBJ/kselftest-rcutorture"
-		echo "file /bin/kselftest-rcutorture $OBJ/kselftest-rcutorture 755 0 0"
+		stand_in kselftest-rcutorture "not in tree $TREE_NAME: kernel/patches/0004 is 6.12's"
 	fi
 } >"$list"
 pack "$list" "$OBJ/initramfs-base.cpio"

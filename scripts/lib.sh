@@ -458,14 +458,15 @@ torture_name() {
 
 # fragment_files: the loaded profile's fragments, each followed by the
 # tree's own addition to it, configs/fragments/TREE/NAME.config (TREE as
-# RCUVET_TREE), where the tree needs more to give what the fragment asks
-# (6.1's tinyconfig picks an allocator KASAN cannot use).  None for 6.12,
-# the tree the fragments are written for.  Merged after the fragment and
-# checked like it (check-config.sh).  A fragment that needs an option the
-# tree lacks (fragment_left_out: the inlined reader of our patch 0007, on
-# TREE=6.1 or an unpatched KSRC) is left out.  A fragment named by its
-# absolute path is a file written for one profile (make torture's
-# scenarios).
+# RCUVET_TREE: TREE=, or KSRC's version), where the tree needs more to
+# give what the fragment asks (6.1's tinyconfig picks an allocator KASAN
+# cannot use).  None for 6.12, the tree the fragments are written for.
+# Merged after the fragment and checked like it (check-config.sh).  A
+# fragment that needs an option the tree lacks (fragment_left_out: the
+# inlined reader of our patch 0007 on TREE=6.1; on an unpatched KSRC also
+# the emulation of 0001 and the reliance report of 0002) is left out.  A
+# fragment named by its absolute path is a file written for one profile
+# (make torture's scenarios).
 fragment_files() {
 	local frag left
 
@@ -634,6 +635,24 @@ vet_control() {
 # run's sites found there as the kernel's own.  RELIANCE_BASELINES names
 # another folder (the host tests).
 RELIANCE_BASELINES=${RELIANCE_BASELINES:-$RCUVET_ROOT/configs}
+
+# stand_ins: the guest programs whose kernel side the loaded profile's
+# kernel (KOBJ/.config) lacks, "NAME REASON" a line: initramfs.sh gives
+# the guest a stand-in that skips for REASON.  rcu-reliance reads the
+# report of CONFIG_RCU_CONSOLIDATION_RELIANCE (kernel/patches/0002-*),
+# which a tree without the patch cannot have (reliance.config is left
+# out, fragment_left_out); where the tree has it, check-config.sh has
+# made sure that a profile asking for it has it.
+stand_ins() {
+	local opt=RCU_CONSOLIDATION_RELIANCE
+
+	grep -qx "CONFIG_$opt=y" "$KOBJ/.config" && return
+	if tree_has_option "$opt"; then
+		echo "rcu-reliance not in this kernel: profile $PROFILE builds it without CONFIG_$opt"
+	else
+		echo "rcu-reliance not in this kernel: tree $TREE_NAME has no CONFIG_$opt (kernel/patches/0002-*)"
+	fi
+}
 
 # reliance_baseline_file PROFILE: the idle baseline of PROFILE on this tree.
 reliance_baseline_file() {

@@ -3,7 +3,8 @@
 # reliance-idle: the idle baselines of the reliance report (make
 # reliance-baseline).  For each profile of PROFILES (default: those whose
 # check and run plans read the report, debug, nopreempt and debug-rt, and
-# emulate-4.19; on another tree (TREE=6.1) debug and nopreempt),
+# emulate-4.19; on another tree (TREE=6.1) or one without the emulation
+# (KSRC= unpatched) debug and nopreempt),
 # one boot of configs/plans/reliance-idle.plan, which runs no test; the
 # sites its report lists are the kernel's own, and
 # scripts/reliance-baseline.sh writes them, with where they came from, to
@@ -15,7 +16,7 @@
 # off (that profile's file is left as it was; reliance-baseline.sh).
 . "$(dirname "$0")/lib.sh"
 
-if [ "$RCUVET_TREE" = 6.12 ]; then
+if [ "$RCUVET_TREE" = 6.12 ] && tree_has_option RCU_EMULATE_UNCONSOLIDATED; then
 	profiles=${PROFILES:-debug nopreempt debug-rt emulate-4.19}
 else
 	profiles=${PROFILES:-debug nopreempt}

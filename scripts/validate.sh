@@ -82,6 +82,18 @@ check_scope() {
 		die "profile '$PROFILE' is MUTANT_SCOPE=modules but its patches change $outside, outside include/: its kernel is not rebuilt, so that change would never run"
 }
 
+# boots_emulation: the loaded profile boots the v4.19 grace-period
+# emulation (rcutree.emulate_unconsolidated=1 on its command line).
+boots_emulation() {
+	[[ " $CMDLINE " == *" rcutree.emulate_unconsolidated=1 "* ]]
+}
+
+# check_emulation: a profile that boots the emulation has a tree with it.
+check_emulation() {
+	! boots_emulation || tree_has_option RCU_EMULATE_UNCONSOLIDATED ||
+		die "profile '$PROFILE' boots v4.19 grace periods (rcutree.emulate_unconsolidated=1), which need CONFIG_RCU_EMULATE_UNCONSOLIDATED (kernel/patches/0001-*): tree $TREE_NAME lacks it; PATCHES=1 applies the series to a copy of KSRC"
+}
+
 checked=" "
 
 # check_profile NAME: the profile and all its kernel is made of; each
@@ -107,6 +119,7 @@ check_profile() {
 		fi
 		mutant_patches >/dev/null
 		check_scope
+		check_emulation
 	)
 }
 
@@ -152,9 +165,9 @@ check_control() {
 }
 
 # emulates PROFILE: its boots run the v4.19 grace-period emulation
-# (rcutree.emulate_unconsolidated=1 on its command line).
+# (boots_emulation).
 emulates() {
-	(load_profile "$1" && [[ " $CMDLINE " == *" rcutree.emulate_unconsolidated=1 "* ]])
+	(load_profile "$1" && boots_emulation)
 }
 
 # check_pin_first NAME FIRST: under the emulation, a plan's first step

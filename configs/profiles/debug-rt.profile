@@ -5,4 +5,4 @@
 # are reached by another path, which this profile checks.  No emulate
 # (CONFIG_RCU_EMULATE_UNCONSOLIDATED depends on !PREEMPT_RT).
 DESCRIPTION="PREEMPT_RT, KASAN, PROVE_LOCKING+PROVE_RCU, kmemleak, debug objects"
-FRAGMENTS="base net-bpf rcu debug kasan rt debug-preempt inline"
+FRAGMENTS="base net-bpf rcu debug reliance kasan rt debug-preempt inline"

@@ -3,4 +3,4 @@
 DESCRIPTION="PREEMPT=y, KASAN, PROVE_LOCKING+PROVE_RCU, kmemleak, debug objects"
 # Every suite, control and emulate-4.19 boot runs on the inlined reader
 # (kernel/patches/0007-*), where the tree has it (fragment inline).
-FRAGMENTS="base net-bpf rcu debug kasan preempt debug-preempt emulate inline"
+FRAGMENTS="base net-bpf rcu debug reliance kasan preempt debug-preempt emulate inline"

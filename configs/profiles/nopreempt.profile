@@ -5,4 +5,4 @@
 # sees slab frees through KASAN's shadow: here its slab cases check only
 # that the reader left first, and its batch case skips with the reason.
 DESCRIPTION="PREEMPT_NONE, PROVE_LOCKING+PROVE_RCU, kmemleak, debug objects (no KASAN)"
-FRAGMENTS="base net-bpf rcu debug nopreempt"
+FRAGMENTS="base net-bpf rcu debug reliance nopreempt"

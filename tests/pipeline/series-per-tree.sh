@@ -67,14 +67,15 @@ frags='load_profile debug; fragment_files | sed "s|^$RCUVET_ROOT/configs/fragmen
 got=$(in_tree 6.1 "$frags")
 case $got in "base.config 6.1/base.config net-bpf.config "*) ;; *) echo "TREE=6.1 debug fragments: $got" ;; esac
 got=$(in_tree 6.12 "$frags")
-[ "$got" = "base.config net-bpf.config rcu.config debug.config kasan.config preempt.config debug-preempt.config emulate.config inline.config" ] ||
+[ "$got" = "base.config net-bpf.config rcu.config debug.config reliance.config kasan.config preempt.config debug-preempt.config emulate.config inline.config" ] ||
 	echo "TREE=6.12 debug fragments: $got"
 case $(in_tree 6.1 "$frags") in *inline.config*) echo "TREE=6.1 debug has fragment inline" ;; esac
 mkdir -p "$t/ksrc/kernel/rcu"
 touch "$t/ksrc/Makefile" "$t/ksrc/kernel/rcu/Kconfig"
 got=$(env -u RCUVET_TREE -u RCUVET_SERIES -u TREE BUILD="$t" KSRC="$t/ksrc" PATCHES=0 \
 	bash -c ". \"\$1\"; $frags" sh "$lib")
-case $got in *emulate.config) ;; *) echo "KSRC without patches, debug fragments: $got" ;; esac
+[ "$got" = "base.config net-bpf.config rcu.config debug.config kasan.config preempt.config debug-preempt.config" ] ||
+	echo "KSRC without patches, debug fragments: $got"
 got=$(env -u RCUVET_TREE -u RCUVET_SERIES -u TREE BUILD="$t" KSRC="$t/ksrc" PATCHES=1 \
 	bash -c ". \"\$1\"; $frags" sh "$lib")
 case $got in *inline.config) ;; *) echo "KSRC with PATCHES=1, debug fragments: $got" ;; esac
