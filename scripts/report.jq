@@ -241,7 +241,8 @@ def under_test_table($sites):
 			  else "\(add | num) in \(length) sites" end]]);
 
 # baseline_cmd: the command that makes a run's idle baseline, on its tree
-# (report.sh's tree: "debian linux-source-VERSION + ...", or KSRC's path).
+# (report.sh's tree: "debian linux-source-VERSION + ...", or KSRC's path,
+# "+ SERIES" with PATCHES=1).
 def baseline_cmd:
 	(.tree // "") as $t
 	| "make reliance-baseline "
@@ -249,6 +250,8 @@ def baseline_cmd:
 		($t | capture("^debian linux-source-(?<v>[^ ]+)").v) as $v
 		| (if $v == "6.12" then "" else "TREE=\($v) " end)
 	   elif $t != "" then "KSRC=\($t | split(" + ")[0]) "
+		+ (if ($t | split(" + ")[1] // "" | startswith("kernel/patches/series"))
+		   then "PATCHES=1 " else "" end)
 	   else "" end)
 	+ "PROFILE=\(.profile)";
 
