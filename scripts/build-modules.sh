@@ -59,6 +59,19 @@ if [ -n "$MUTANT_OF" ] && [ "$(cat "$dst/.rcuvet-tree" 2>/dev/null)" != "$(cat "
 	mkdir -p "$dst"
 	cat "$TREE_ID" >"$dst/.rcuvet-tree"
 fi
+# A source gone from a suite (api/rcuvet_list.c, now kernel/modules/list/)
+# would stay in the copy, where the suite's Kbuild may still build it,
+# and so would its .ko, which initramfs.sh would pack: a copy that has a
+# source its suite no longer has starts afresh.
+for kbuild in "$dst"/*/Kbuild; do
+	suite=$(dirname "$kbuild")
+	[ -d "$src/$(basename "$suite")" ] || continue
+	for f in "$suite"/Kbuild "$suite"/*.[ch]; do
+		case $f in *.mod.c) continue ;; esac
+		[ ! -e "$f" ] || [ -e "$src/$(basename "$suite")/$(basename "$f")" ] ||
+			{ rm -rf "$suite"; break; }
+	done
+done
 cp -a "$src/." "$dst/"
 cp -p "$api/rcuvet_tree_api.h" "$dst/include/"
 

@@ -18,7 +18,8 @@
 
 # The tree's modules that plans load (configs/fragments/rcu.config builds
 # them =m): the tree is not there before the tree step, so they are named
-# here.  Ours are kernel/modules/*/NAME.c.
+# here.  Ours are kernel/modules/*/rcuvet_*.c, or a composite NAME-y of
+# a kernel/modules/*/Kbuild (our_modules).
 TREE_MODULES="torture rcutorture rcuscale refscale"
 # Programs the patched tree gives the guest (initramfs.sh): the rcutorture
 # kselftest of kernel/patches/0004.
@@ -123,16 +124,25 @@ check_profile() {
 	)
 }
 
+# our_modules: the names of our modules, one a line: a module of each
+# kernel/modules/*/rcuvet_*.c, and each composite module that a suite's
+# Kbuild makes of several files ("NAME-y := part.o ...",
+# kernel/modules/list/), whose parts are named otherwise.
+our_modules() {
+	basename -s .c "$RCUVET_ROOT"/kernel/modules/*/rcuvet_*.c
+	sed -n 's/^\(rcuvet_[A-Za-z0-9_]*\)-y[[:space:]]*[:+]\{0,1\}=.*/\1/p' \
+		"$RCUVET_ROOT"/kernel/modules/*/Kbuild
+}
+
+ours=''
+
 # check_module AT NAME: NAME is one of our modules or a tree module.
 check_module() {
-	local f
-
 	[ -n "$2" ] || die "$1: names no module"
-	for f in "$RCUVET_ROOT"/kernel/modules/*/"$2".c; do
-		[ ! -f "$f" ] || return 0
-	done
+	[ -n "$ours" ] || ours=$(our_modules | sort -u)
+	! grep -qxF -- "$2" <<<"$ours" || return 0
 	case " $TREE_MODULES " in *" $2 "*) return 0 ;; esac
-	die "$1: no module '$2'; modules: $(basename -s .c "$RCUVET_ROOT"/kernel/modules/*/*.c | xargs) (kernel/modules/) and the tree's $TREE_MODULES"
+	die "$1: no module '$2'; modules: $(xargs <<<"$ours") (kernel/modules/) and the tree's $TREE_MODULES"
 }
 
 guest='' applets=''
