@@ -19,6 +19,7 @@ mkdir -p "$plans"
 # stand_in NAME REASON: /bin/NAME is a script that prints a KTAP document
 # of one case, NAME, skipped for REASON (as a test the kernel cannot run).
 stand_in() {
+	case $2 in *[\"\$\`\\]*) die "stand-in $1: its reason has a character the shell would read: $2" ;; esac
 	mkdir -p "$OBJ/stand-in"
 	printf '%s\n' '#!/bin/sh' 'echo "TAP version 13"' 'echo "1..1"' \
 		"echo \"ok 1 $1 # SKIP $2\"" >"$OBJ/stand-in/$1"

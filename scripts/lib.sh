@@ -637,20 +637,34 @@ vet_control() {
 RELIANCE_BASELINES=${RELIANCE_BASELINES:-$RCUVET_ROOT/configs}
 
 # stand_ins: the guest programs whose kernel side the loaded profile's
-# kernel (KOBJ/.config) lacks, "NAME REASON" a line: initramfs.sh gives
-# the guest a stand-in that skips for REASON.  rcu-reliance reads the
-# report of CONFIG_RCU_CONSOLIDATION_RELIANCE (kernel/patches/0002-*),
-# which a tree without the patch cannot have (reliance.config is left
-# out, fragment_left_out); where the tree has it, check-config.sh has
-# made sure that a profile asking for it has it.
+# kernel lacks, "NAME REASON" a line: initramfs.sh gives the guest a
+# stand-in that skips for REASON.
+# - rcu-reliance reads the report of CONFIG_RCU_CONSOLIDATION_RELIANCE
+#   (kernel/patches/0002-*; KOBJ/.config), which a tree without the patch
+#   cannot have (reliance.config is left out, fragment_left_out); where
+#   the tree has it, check-config.sh has made sure that a profile asking
+#   for it has it.
+# - xdp-teardown's traffic is BPF_PROG_TEST_RUN's live frames (v5.18),
+#   whose xdp_frame sits in front of data_hard_start until upstream
+#   294635a8165a: on such a tree (6.1.192 as Debian ships it) the stress
+#   crashes the kernel in bpf_test_run_xdp_live()/__xdp_return() within
+#   minutes, and every step after it is lost (docs/xdp-teardown.md).
+#   Known from the tree's net/bpf/test_run.c: the fix (and 6.1/0008, its
+#   backport) makes that xdp_frame a flexible array at data_hard_start.
 stand_ins() {
-	local opt=RCU_CONSOLIDATION_RELIANCE
+	local opt=RCU_CONSOLIDATION_RELIANCE tr=$TREE/net/bpf/test_run.c
 
-	grep -qx "CONFIG_$opt=y" "$KOBJ/.config" && return
-	if tree_has_option "$opt"; then
+	if grep -qx "CONFIG_$opt=y" "$KOBJ/.config"; then
+		:
+	elif tree_has_option "$opt"; then
 		echo "rcu-reliance not in this kernel: profile $PROFILE builds it without CONFIG_$opt"
 	else
 		echo "rcu-reliance not in this kernel: tree $TREE_NAME has no CONFIG_$opt (kernel/patches/0002-*)"
+	fi
+	if ! grep -qs '^struct xdp_page_head {' "$tr"; then
+		echo "xdp-teardown not on this tree: BPF_PROG_TEST_RUN has no live frames (v5.18), the stress's traffic"
+	elif ! grep -qs 'DECLARE_FLEX_ARRAY(struct xdp_frame, frame)' "$tr"; then
+		echo "xdp-teardown not on this tree: it lacks upstream 294635a8165a (bpf, test_run: fix crashes due to XDP frame overwriting/corruption), and the stress's live frames would crash the kernel; kernel/patches/6.1/0008 backports it (PATCHES=1 on a 6.1 tree)"
 	fi
 }
 

@@ -5,6 +5,8 @@
 # emulation is refused up front, naming the option, and the guest's
 # rcu-reliance gets a stand-in that skips, naming it; with PATCHES=1 the
 # tree has what its series adds (6.1's: all but 0007's inlined reader).
+# A tree whose BPF_PROG_TEST_RUN live frames lack upstream 294635a8165a
+# (6.1.192 as it is) gets a stand-in for xdp-teardown, naming the fix.
 # shellcheck disable=SC2016 # expanded by the shell that sources lib.sh
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -36,17 +38,25 @@ in_ksrc 1 '"$RCUVET_ROOT/scripts/validate.sh" -p emulate-4.19' >"$t/out" 2>&1 ||
 	echo "PATCHES=1: emulate-4.19 refused: $(cat "$t/out")"
 
 # stand_ins_of PATCHES CONFIG_LINE: stand_ins for a debug kernel whose
-# .config holds CONFIG_LINE.
+# .config holds CONFIG_LINE (the tree's XDP test run as it is).
 stand_ins_of() {
-	in_ksrc "$1" "load_profile debug; mkdir -p \"\$KOBJ\"; echo '$2' >\"\$KOBJ/.config\"; stand_ins"
+	in_ksrc "$1" "load_profile debug; mkdir -p \"\$KOBJ\" \"\$TREE/net/bpf\"; echo '$2' >\"\$KOBJ/.config\"; stand_ins"
 }
+mkdir -p "$t/ksrc/net/bpf"
+printf '%s\n' 'struct xdp_page_head {' '	struct xdp_frame frm;' '};' >"$t/ksrc/net/bpf/test_run.c"
 got=$(stand_ins_of 0 'CONFIG_RCU_EXPERT=y')
 case $got in
-"rcu-reliance not in this kernel: tree ksrc-"*" has no CONFIG_RCU_CONSOLIDATION_RELIANCE (kernel/patches/0002-*)") ;;
+"rcu-reliance not in this kernel: tree ksrc-"*" has no CONFIG_RCU_CONSOLIDATION_RELIANCE (kernel/patches/0002-*)"$'\n'"xdp-teardown not on this tree: it lacks upstream 294635a8165a "*) ;;
 *) echo "unpatched stand-ins: '$got'" ;;
 esac
-got=$(stand_ins_of 1 'CONFIG_RCU_CONSOLIDATION_RELIANCE=y')
-[ -z "$got" ] || echo "PATCHES=1 stand-ins: '$got'"
-got=$(stand_ins_of 1 'CONFIG_RCU_EXPERT=y')
+printf '%s\n' 'struct xdp_page_head {' '	union {' '		DECLARE_FLEX_ARRAY(struct xdp_frame, frame);' >"$t/ksrc/net/bpf/test_run.c"
+got=$(stand_ins_of 0 'CONFIG_RCU_CONSOLIDATION_RELIANCE=y')
+[ -z "$got" ] || echo "option on, live frames fixed: '$got'"
+rm "$t/ksrc/net/bpf/test_run.c"
+got=$(stand_ins_of 0 'CONFIG_RCU_CONSOLIDATION_RELIANCE=y')
+[ "$got" = "xdp-teardown not on this tree: BPF_PROG_TEST_RUN has no live frames (v5.18), the stress's traffic" ] ||
+	echo "no live frames: '$got'"
+got=$(stand_ins_of 1 'CONFIG_RCU_EXPERT=y' | head -1)
 [ "$got" = "rcu-reliance not in this kernel: profile debug builds it without CONFIG_RCU_CONSOLIDATION_RELIANCE" ] ||
 	echo "PATCHES=1, option off: '$got'"
+
