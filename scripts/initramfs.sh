@@ -16,16 +16,6 @@ plans=$OBJ/plans
 rm -rf "$plans"
 mkdir -p "$plans"
 
-# stand_in NAME REASON: /bin/NAME is a script that prints a KTAP document
-# of one case, NAME, skipped for REASON (as a test the kernel cannot run).
-stand_in() {
-	case $2 in *[\"\$\`\\]*) die "stand-in $1: its reason has a character the shell would read: $2" ;; esac
-	mkdir -p "$OBJ/stand-in"
-	printf '%s\n' '#!/bin/sh' 'echo "TAP version 13"' 'echo "1..1"' \
-		"echo \"ok 1 $1 # SKIP $2\"" >"$OBJ/stand-in/$1"
-	echo "file /bin/$1 $OBJ/stand-in/$1 755 0 0"
-}
-
 # pack LIST ARCHIVE: gen_init_cpio with every time stamp 0: the same
 # inputs give the same archive, byte for byte, which the boot cache
 # (lib.sh) relies on.

@@ -60,3 +60,11 @@ got=$(stand_ins_of 1 'CONFIG_RCU_EXPERT=y' | head -1)
 [ "$got" = "rcu-reliance not in this kernel: profile debug builds it without CONFIG_RCU_CONSOLIDATION_RELIANCE" ] ||
 	echo "PATCHES=1, option off: '$got'"
 
+
+# A stand-in is the same file at every run, time stamp included (6.1's
+# gen_init_cpio packs it): else every boot of the tree misses the cache.
+in_ksrc 0 'load_profile debug; mkdir -p "$OBJ"; stand_in xdp-teardown "a reason" >/dev/null; stat -c %Y "$OBJ/stand-in/xdp-teardown"' >"$t/out" 2>&1
+[ "$(cat "$t/out")" = 0 ] || echo "stand-in's time stamp: $(cat "$t/out")"
+if in_ksrc 0 'load_profile debug; stand_in x "a \"quoted\" reason"' >"$t/out" 2>&1; then
+	echo "a reason with a quote was taken"
+fi
