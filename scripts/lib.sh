@@ -261,6 +261,22 @@ plan_key_text() {
 	grep -vE '^[[:space:]]*(#|$)' "$1" || true
 }
 
+# host_tests_key: the hash of what the host tests read: the checkout's
+# files but those git ignores (build/, results/, dev-*.plan) and the
+# versions of the installed packages; nothing if the checkout is no git
+# work tree.
+host_tests_key() {
+	local files
+
+	files=$(cd "$RCUVET_ROOT" && git ls-files -co --exclude-standard 2>/dev/null) || return 0
+	[ -n "$files" ] || return 0
+	{
+		# A file deleted but still tracked: its error, in the hash.
+		(cd "$RCUVET_ROOT" && printf '%s\n' "$files" | xargs -d '\n' sha1sum 2>&1) || true
+		dpkg-query -W -f '${Package} ${Version}\n' || true
+	} | sha1sum | cut -c1-16
+}
+
 # boot_key PLAN: the hash of the kernel, the initramfs but its plans
 # (initramfs.sh), the profile (the files it is made of), the boot script
 # and the plans of the loaded profile's boot of PLAN, comments aside.
