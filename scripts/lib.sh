@@ -665,10 +665,12 @@ RELIANCE_BASELINES=${RELIANCE_BASELINES:-$RCUVET_ROOT/configs}
 #   294635a8165a: on such a tree (6.1.192 as Debian ships it) the stress
 #   crashes the kernel in bpf_test_run_xdp_live()/__xdp_return() within
 #   minutes, and every step after it is lost (docs/xdp-teardown.md).
-#   Known from the tree's net/bpf/test_run.c: the fix (and 6.1/0008, its
-#   backport) makes that xdp_frame a flexible array at data_hard_start.
+#   Known from the probe of the tree (tree-api.sh, XDP_LIVE_FRAMES and
+#   XDP_LIVE_FRAME_AT_HARD_START: the fix, and 6.1/0008, its backport,
+#   make that xdp_frame a flexible array at data_hard_start); a profile
+#   without our suites (SUITES=none) has no probe, and runs no stress.
 stand_ins() {
-	local opt=RCU_CONSOLIDATION_RELIANCE tr=$TREE/net/bpf/test_run.c
+	local opt=RCU_CONSOLIDATION_RELIANCE api=$OBJ/tree-api/rcuvet_tree_api.h
 
 	if grep -qx "CONFIG_$opt=y" "$KOBJ/.config"; then
 		:
@@ -677,9 +679,11 @@ stand_ins() {
 	else
 		echo "rcu-reliance not in this kernel: tree $TREE_NAME has no CONFIG_$opt (kernel/patches/0002-*)"
 	fi
-	if ! grep -qs '^struct xdp_page_head {' "$tr"; then
+	if [ ! -f "$api" ]; then
+		:
+	elif ! grep -qx '#define RCUVET_HAVE_XDP_LIVE_FRAMES 1' "$api"; then
 		echo "xdp-teardown not on this tree: BPF_PROG_TEST_RUN has no live frames (v5.18), the stress's traffic"
-	elif ! grep -qs 'DECLARE_FLEX_ARRAY(struct xdp_frame, frame)' "$tr"; then
+	elif ! grep -qx '#define RCUVET_HAVE_XDP_LIVE_FRAME_AT_HARD_START 1' "$api"; then
 		echo "xdp-teardown not on this tree: it lacks upstream 294635a8165a (bpf, test_run: fix crashes due to XDP frame overwriting/corruption), and the stress's live frames would crash the kernel; kernel/patches/6.1/0008 backports it (PATCHES=1 on a 6.1 tree)"
 	fi
 }

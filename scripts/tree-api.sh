@@ -105,6 +105,8 @@ RCU_NONIDLE	RCU_NONIDLE	include/linux/rcupdate.h	decl RCU_NONIDLE
 HLIST_BL_RCU	hlist_bl_add_head_rcu,hlist_bl_set_first_rcu,hlist_bl_del_rcu,hlist_bl_first_rcu,hlist_bl_for_each_entry_rcu	include/linux/rculist_bl.h	decl hlist_bl_set_first_rcu
 HLIST_NULLS_RCU	hlist_nulls_add_head_rcu,hlist_nulls_del_rcu,hlist_nulls_del_init_rcu,hlist_nulls_for_each_entry_rcu,hlist_nulls_for_each_entry_safe,hlist_nulls_first_rcu,hlist_nulls_next_rcu	include/linux/rculist_nulls.h	decl hlist_nulls_for_each_entry_safe
 KUNIT_ADD_ACTION	-	include/kunit/*.h	decl kunit_add_action_or_reset
+XDP_LIVE_FRAMES	-	net/bpf/test_run.c	re ^struct xdp_page_head \{
+XDP_LIVE_FRAME_AT_HARD_START	-	net/bpf/test_run.c	re DECLARE_FLEX_ARRAY\(struct xdp_frame, frame\)
 EOF
 echo "#endif /* _RCUVET_TREE_API_H */" >>"$hdr"
 # Rewritten only when it changed: the modules' stamp hashes it, and make

@@ -37,25 +37,33 @@ grep -q "emulate-4.19.*need CONFIG_RCU_EMULATE_UNCONSOLIDATED.*PATCHES=1" "$t/ou
 in_ksrc 1 '"$RCUVET_ROOT/scripts/validate.sh" -p emulate-4.19' >"$t/out" 2>&1 ||
 	echo "PATCHES=1: emulate-4.19 refused: $(cat "$t/out")"
 
-# stand_ins_of PATCHES CONFIG_LINE: stand_ins for a debug kernel whose
-# .config holds CONFIG_LINE (the tree's XDP test run as it is).
+# stand_ins_of PATCHES CONFIG_LINE [PROBE...]: stand_ins for a debug
+# kernel whose .config holds CONFIG_LINE and whose tree's probe
+# (tree-api/rcuvet_tree_api.h) found each PROBE and no other; no probe
+# file at all without PROBEs.
 stand_ins_of() {
-	in_ksrc "$1" "load_profile debug; mkdir -p \"\$KOBJ\" \"\$TREE/net/bpf\"; echo '$2' >\"\$KOBJ/.config\"; stand_ins"
+	local p=$1 c=$2 probes=''
+
+	shift 2
+	for name; do
+		probes+="#define RCUVET_HAVE_$name 1\n"
+	done
+	in_ksrc "$p" "load_profile debug; mkdir -p \"\$KOBJ\" \"\$OBJ/tree-api\"
+		echo '$c' >\"\$KOBJ/.config\"; rm -f \"\$OBJ/tree-api/rcuvet_tree_api.h\"
+		[ -z '$probes' ] || printf '$probes' >\"\$OBJ/tree-api/rcuvet_tree_api.h\"; stand_ins"
 }
-mkdir -p "$t/ksrc/net/bpf"
-printf '%s\n' 'struct xdp_page_head {' '	struct xdp_frame frm;' '};' >"$t/ksrc/net/bpf/test_run.c"
-got=$(stand_ins_of 0 'CONFIG_RCU_EXPERT=y')
+got=$(stand_ins_of 0 'CONFIG_RCU_EXPERT=y' XDP_LIVE_FRAMES)
 case $got in
 "rcu-reliance not in this kernel: tree ksrc-"*" has no CONFIG_RCU_CONSOLIDATION_RELIANCE (kernel/patches/0002-*)"$'\n'"xdp-teardown not on this tree: it lacks upstream 294635a8165a "*) ;;
 *) echo "unpatched stand-ins: '$got'" ;;
 esac
-printf '%s\n' 'struct xdp_page_head {' '	union {' '		DECLARE_FLEX_ARRAY(struct xdp_frame, frame);' >"$t/ksrc/net/bpf/test_run.c"
-got=$(stand_ins_of 0 'CONFIG_RCU_CONSOLIDATION_RELIANCE=y')
+got=$(stand_ins_of 0 'CONFIG_RCU_CONSOLIDATION_RELIANCE=y' XDP_LIVE_FRAMES XDP_LIVE_FRAME_AT_HARD_START)
 [ -z "$got" ] || echo "option on, live frames fixed: '$got'"
-rm "$t/ksrc/net/bpf/test_run.c"
-got=$(stand_ins_of 0 'CONFIG_RCU_CONSOLIDATION_RELIANCE=y')
+got=$(stand_ins_of 0 'CONFIG_RCU_CONSOLIDATION_RELIANCE=y' KUNIT_ADD_ACTION)
 [ "$got" = "xdp-teardown not on this tree: BPF_PROG_TEST_RUN has no live frames (v5.18), the stress's traffic" ] ||
 	echo "no live frames: '$got'"
+got=$(stand_ins_of 0 'CONFIG_RCU_CONSOLIDATION_RELIANCE=y')
+[ -z "$got" ] || echo "no probe (a profile without our suites): '$got'"
 got=$(stand_ins_of 1 'CONFIG_RCU_EXPERT=y' | head -1)
 [ "$got" = "rcu-reliance not in this kernel: profile debug builds it without CONFIG_RCU_CONSOLIDATION_RELIANCE" ] ||
 	echo "PATCHES=1, option off: '$got'"

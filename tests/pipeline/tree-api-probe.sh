@@ -3,7 +3,8 @@
 # in a comment, or called from another header, is absent; a prototype, a
 # definition whose return type is on the line before, and a macro are
 # present; an export needs its config option; the header is rewritten only
-# when it changes.
+# when it changes; live frames with their xdp_frame out of the frame are
+# told from fixed ones.
 set -u
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
@@ -54,6 +55,17 @@ grep -qx '#define RCUVET_HAVE_CALL_RCU_TASKS_RUDE 1' "$h" || echo "no config: ca
 touch -d 2000-01-01 "$h"
 "$probe" "$t/tree" "$t/out" || echo "tree-api.sh failed on its second run"
 [ "$(stat -c %Y "$h")" = "$(date -d 2000-01-01 +%s)" ] || echo "an unchanged header was rewritten"
+
+# The live frames of BPF_PROG_TEST_RUN, and whether their xdp_frame sits
+# at data_hard_start (upstream 294635a8165a): the XDP stress's stand-in.
+mkdir -p "$t/tree/net/bpf"
+printf '%s\n' 'struct xdp_page_head {' '	struct xdp_frame frm;' '};' >"$t/tree/net/bpf/test_run.c"
+"$probe" "$t/tree" "$t/out" || echo "tree-api.sh failed on live frames"
+grep -qx '#define RCUVET_HAVE_XDP_LIVE_FRAMES 1' "$h" || echo "live frames not found"
+grep -qx '#define RCUVET_HAVE_XDP_LIVE_FRAME_AT_HARD_START 0' "$h" || echo "6.1.192's live frames taken for fixed"
+printf '%s\n' 'struct xdp_page_head {' '	union {' '		DECLARE_FLEX_ARRAY(struct xdp_frame, frame);' >"$t/tree/net/bpf/test_run.c"
+"$probe" "$t/tree" "$t/out" || echo "tree-api.sh failed on fixed live frames"
+grep -qx '#define RCUVET_HAVE_XDP_LIVE_FRAME_AT_HARD_START 1' "$h" || echo "fixed live frames not found"
 
 "$probe" "$t/nothing" "$t/out2" 2>/dev/null && echo "tree-api.sh accepted a folder that is no tree"
 true
